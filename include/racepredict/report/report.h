@@ -1,0 +1,37 @@
+//===- report/report.h - Race reports: text (TSan-like) and JSON ----------===//
+#pragma once
+
+#include "racepredict/solver/race_predictor.h"
+#include "racepredict/trace/trace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iosfwd>
+#include <string>
+
+namespace racepredict::report {
+
+struct ReportContext {
+  std::string tracePath;
+  std::string version = "0.1.0";
+  bool color = false;
+};
+
+/// One event as a JSON object: event, thread, op, loc (file:line[:col] or
+/// the location name for traces without debug info), function, location.
+nlohmann::ordered_json eventJson(const trace::Trace &t, trace::EventId e);
+
+/// The JSON report of DESIGN.md (schema_version 1).
+nlohmann::ordered_json raceReportJson(const trace::Trace &t,
+                              const solver::RaceResult &r,
+                              const ReportContext &ctx);
+
+/// A TSan-shaped text report: per race both accesses and the witness as
+/// numbered steps with source lines; then a summary line.
+void printRaceReport(const trace::Trace &t, const solver::RaceResult &r,
+                     const ReportContext &ctx, std::ostream &out);
+
+/// `t2 rd x 1` (+ ` @file:line`): an event as one readable line.
+std::string describeEvent(const trace::Trace &t, trace::EventId e);
+
+} // namespace racepredict::report

@@ -1,0 +1,89 @@
+//===- solver/formula.h - Solver-neutral formulas over order variables ----===//
+//
+// The encodings build these; a backend (solver/z3/) translates them. Atoms
+// are difference constraints `O_x < O_y` / `O_x <= O_y` over integer order
+// variables, Boolean variables, and (only for semaphores) pseudo-Boolean
+// sums. Nodes are hash-consed in a FormulaPool so shared sub-formulas are
+// translated once.
+//
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace racepredict::solver {
+
+using OrderVar = uint32_t; ///< an integer order variable
+using BoolVar = uint32_t;  ///< a Boolean variable
+using F = uint32_t;        ///< handle of a formula node in its pool
+
+enum class FOp : uint8_t {
+  True,
+  False,
+  Lt,     ///< O_a < O_b
+  Le,     ///< O_a <= O_b
+  Bool,   ///< Boolean variable a
+  Not,    ///< kids[0]
+  And,    ///< all kids
+  Or,     ///< any kid
+  Implies,///< kids[0] -> kids[1]
+  PbGe,   ///< sum(coeff_i * [kid_i]) >= k
+};
+
+struct FNode {
+  FOp op;
+  uint32_t a = 0, b = 0;
+  int64_t k = 0;
+  uint32_t kidsBegin = 0, kidsEnd = 0; ///< into FormulaPool::kids
+};
+
+/// Category labels (CBMC style) for statistics and explanations.
+enum class Label : uint8_t { Po, Fork, Join, Notify, Barrier, Lock, Sem, Cf,
+                             Rf, Race };
+const char *labelName(Label l);
+
+class FormulaPool {
+public:
+  FormulaPool();
+  F top() const { return 0; }
+  F bottom() const { return 1; }
+  F lt(OrderVar a, OrderVar b) { return leaf(FOp::Lt, a, b); }
+  F le(OrderVar a, OrderVar b) { return leaf(FOp::Le, a, b); }
+  F eq(OrderVar a, OrderVar b) { return mkAnd({le(a, b), le(b, a)}); }
+  F boolVar(BoolVar v) { return leaf(FOp::Bool, v, 0); }
+  F mkNot(F f);
+  F mkAnd(std::vector<F> kids);
+  F mkOr(std::vector<F> kids);
+  F implies(F a, F b);
+  /// sum(coeffs[i] * [kids[i]]) >= k.
+  F pbGe(const std::vector<F> &kids, const std::vector<int64_t> &coeffs,
+         int64_t k);
+
+  const FNode &node(F f) const { return nodes_[f]; }
+  const F *kidsBegin(F f) const { return kids_.data() + nodes_[f].kidsBegin; }
+  const F *kidsEnd(F f) const { return kids_.data() + nodes_[f].kidsEnd; }
+  const std::vector<int64_t> &coeffs() const { return coeffs_; }
+  size_t size() const { return nodes_.size(); }
+
+  BoolVar newBoolVar() { return numBoolVars_++; }
+  uint32_t numBoolVars() const { return numBoolVars_; }
+  /// True if some node is a pseudo-Boolean sum (not difference logic).
+  bool hasPb() const { return hasPb_; }
+
+  /// SMT-LIB2 rendering (for --dump-smt2).
+  std::string toSmt2(F f) const;
+
+private:
+  F leaf(FOp op, uint32_t a, uint32_t b);
+  F intern(FNode n, const std::vector<F> &kids);
+  std::vector<FNode> nodes_;
+  std::vector<F> kids_;
+  std::vector<int64_t> coeffs_; ///< parallel to kids_ for PbGe nodes
+  std::unordered_map<std::string, F> unique_;
+  uint32_t numBoolVars_ = 0;
+  bool hasPb_ = false;
+};
+
+} // namespace racepredict::solver

@@ -1,0 +1,70 @@
+//===- solver/race_predictor.h - Maximal race prediction over one trace ---===//
+//
+// Candidates (conflicting pairs) → cheap sound filters → one SMT query per
+// remaining candidate (docs/semantics.md) → witness, validated by the
+// schedule checker before it is reported.
+//
+#pragma once
+
+#include "racepredict/analysis/schedule_checker.h"
+#include "racepredict/analysis/trace_index.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace racepredict::solver {
+
+using analysis::EventId;
+
+struct RaceOptions {
+  /// Report every racing event pair instead of one per source-location pair.
+  bool allPairs = false;
+  /// Per-query time-out in milliseconds (0 = none). A time-out is `unknown`.
+  unsigned timeoutMs = 0;
+  /// Machine-independent per-query budget (Z3 rlimit; 0 = none).
+  uint64_t rlimit = 0;
+  /// Worker threads; output is identical for every value.
+  unsigned jobs = 1;
+  /// Skip the lockset and must-happen-before filters (for testing that they
+  /// only drop pairs the solver would reject).
+  bool noFilters = false;
+  /// Directory to dump every query as .smt2 (empty = off).
+  std::string dumpSmt2Dir;
+};
+
+struct RaceFinding {
+  EventId first;  ///< first < second
+  EventId second;
+  /// The schedule: events in order, ending with the two racing events.
+  std::vector<EventId> witness;
+  /// The same schedule with the release/arrival halves of waits/barriers.
+  std::vector<analysis::Step> steps;
+};
+
+struct UnknownPair {
+  EventId first, second;
+  std::string reason; ///< e.g. "timeout"
+};
+
+struct RaceStats {
+  size_t events = 0;
+  size_t conflictingPairs = 0; ///< all conflicting event pairs (COPs)
+  size_t filteredMhb = 0;      ///< dropped: ordered by must-happen-before
+  size_t filteredLockset = 0;  ///< dropped: a common lock is held
+  size_t candidates = 0;       ///< pairs that reached the solver stage
+  size_t solverCalls = 0;
+  size_t sat = 0, unsat = 0, unknown = 0;
+  double seconds = 0;
+};
+
+struct RaceResult {
+  std::vector<RaceFinding> races; ///< sorted by (first, second)
+  std::vector<UnknownPair> unknowns;
+  RaceStats stats;
+};
+
+RaceResult predictRaces(const analysis::TraceIndex &idx,
+                        const RaceOptions &opts);
+
+} // namespace racepredict::solver

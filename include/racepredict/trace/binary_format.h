@@ -1,0 +1,27 @@
+//===- trace/binary_format.h - Streaming binary trace reader/writer -------===//
+//
+// The layout is specified in trace/format.h (shared with the runtime).
+//
+#pragma once
+
+#include "racepredict/support/error.h"
+#include "racepredict/trace/trace.h"
+#include "racepredict/trace/trace_file.h"
+
+#include <iosfwd>
+#include <string>
+
+namespace racepredict::trace {
+
+/// Writes `t` as a version-1 binary trace (one EVENTS block per run of
+/// events of one thread, bounded size), ending with an END block.
+void writeBinaryTrace(const Trace &t, std::ostream &out);
+
+/// Parses a binary trace; `name` is used in error messages.
+Expected<Trace> parseBinaryTrace(std::istream &in, const std::string &name,
+                                 const ReadOptions &opts, ReadInfo *info);
+
+/// True if the stream starts with the binary magic (does not consume it).
+bool looksLikeBinaryTrace(std::istream &in);
+
+} // namespace racepredict::trace

@@ -1,0 +1,93 @@
+//===- trace/event.h - The event model of DESIGN.md ----------------------===//
+//
+// One trace event = one completed operation by one thread. Events are POD
+// records of 32 bytes so that a 10M-event trace stays in a few hundred MB.
+//
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+namespace racepredict::trace {
+
+using EventId = uint32_t;  ///< index in file order (0, 1, 2, ...)
+using ThreadId = uint32_t; ///< dense index into Trace::threads
+using SymId = uint32_t;    ///< dense index into one of the Trace name tables
+using SrcId = uint32_t;    ///< index into Trace::sources; 0 = no location
+
+inline constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+
+enum class EventKind : uint8_t {
+  Begin,
+  End,
+  Fork,     ///< obj = child thread
+  Join,     ///< obj = child thread
+  Acquire,  ///< obj = lock (mutex, spinlock, rwlock write mode)
+  Release,  ///< obj = lock (either mode)
+  RAcquire, ///< obj = lock (rwlock read mode)
+  TryFail,  ///< obj = lock; failed trylock/timedlock
+  Wait,     ///< obj = cond, aux = lock, extra = matched notify or kNone
+  Signal,   ///< obj = cond
+  Broadcast,
+  Barrier,  ///< obj = barrier, aux = count (arrivals per generation)
+  SemInit,  ///< obj = sem, value = initial count
+  SemPost,  ///< obj = sem
+  SemWait,  ///< obj = sem
+  Read,     ///< obj = location, value, size
+  Write,
+  AtomicRead,
+  AtomicWrite,
+  AtomicRmw, ///< value = written value, extra = index into Trace::rmwOld
+  Branch,    ///< extra = index into Trace::depLists, or kNone = plain rule
+  Alloc,     ///< obj = location, aux = size
+  Free,      ///< obj = location, aux = size
+  Custom,    ///< obj = name (custom namespace), extra = index into argLists
+};
+inline constexpr int kNumEventKinds = static_cast<int>(EventKind::Custom) + 1;
+
+struct Event {
+  ThreadId thread;
+  EventKind kind;
+  uint8_t size;   ///< access size in bytes; 0 = unknown (text traces)
+  uint16_t flags; ///< reserved
+  uint32_t obj;
+  uint32_t aux;
+  SrcId src;
+  uint32_t extra;
+  int64_t value;
+};
+static_assert(sizeof(Event) == 32, "Event must stay 32 bytes (memory budget)");
+
+/// The name spaces of the symbols an event refers to.
+enum class NameSpace : uint8_t { Thread, Location, Lock, Cond, Barrier, Sem, Custom };
+inline constexpr int kNumNameSpaces = 7;
+
+inline bool isAccess(EventKind k) {
+  return k == EventKind::Read || k == EventKind::Write ||
+         k == EventKind::AtomicRead || k == EventKind::AtomicWrite ||
+         k == EventKind::AtomicRmw;
+}
+/// Reads for the maximal model: their value matters to control flow.
+inline bool readsValue(EventKind k) {
+  return k == EventKind::Read || k == EventKind::AtomicRead ||
+         k == EventKind::AtomicRmw;
+}
+/// Writes for the maximal model: they change the value of a location.
+inline bool writesValue(EventKind k) {
+  return k == EventKind::Write || k == EventKind::AtomicWrite ||
+         k == EventKind::AtomicRmw;
+}
+inline bool isAtomic(EventKind k) {
+  return k == EventKind::AtomicRead || k == EventKind::AtomicWrite ||
+         k == EventKind::AtomicRmw;
+}
+inline bool isNotify(EventKind k) {
+  return k == EventKind::Signal || k == EventKind::Broadcast;
+}
+/// Which name space an event's `obj` field lives in (kNumNameSpaces = none).
+NameSpace objNameSpace(EventKind k, bool *hasObj);
+
+/// Text-format mnemonic of a kind (`rd`, `acq`, ...), as in DESIGN.md.
+const char *opName(EventKind k);
+
+} // namespace racepredict::trace

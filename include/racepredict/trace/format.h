@@ -1,0 +1,80 @@
+/*===- trace/format.h - Binary trace format (.rptrace), version 1 ---------===*/
+/*
+ * Shared by the recording runtime (C-compatible, no STL) and the analyser's
+ * reader/writer. Everything multi-byte in the header is little-endian; all
+ * record fields are LEB128 varints (zigzag for signed values), so a typical
+ * access costs 6-10 bytes (DESIGN.md budget: <= 16 bytes/event).
+ *
+ *   File   := Header Block*
+ *   Header := magic[8] = "RPTRACE\0", u16 version, u8 endian (1 = little),
+ *             u8 pointer width (bytes), u32 flags (0)              (16 bytes)
+ *   Block  := u8 type, u8 pad[3], u32 payload length, payload
+ *
+ * Block types:
+ *   NAMES   { u8 namespace (trace::NameSpace), varint key, varint len, bytes }*
+ *           Names raw object keys. Keys without a name are shown as
+ *           "t<key>" (threads) or "0x<hex key>" (everything else).
+ *   SOURCES { varint id (>= 1), varint len, file, varint line, varint col,
+ *             varint len, function }*
+ *   EVENTS  varint thread key, varint first seq, varint count, Record*count
+ *           One per flushed per-thread buffer; blocks of different threads
+ *           interleave. `seq` is the global observed order: the event's index
+ *           in the trace is its rank among all seqs (gaps are allowed).
+ *   INIT    { varint location key, zigzag value }*
+ *   END     (empty) written on clean shutdown, exit(), abort() and fatal
+ *           signals; a file without it was cut (kill -9, disk full) and is
+ *           readable up to the last complete record.
+ *
+ * Record := u8 (kind | RP_HAS_SRC), varint seqDelta (seq - previous seq in
+ *           this block - 1; the first record's previous seq is firstSeq - 1),
+ *           fields by kind, then varint source id if RP_HAS_SRC:
+ *   Begin, End               -
+ *   Fork, Join               child thread key
+ *   Acquire/Release/RAcquire/TryFail   lock key
+ *   Wait                     cond key, lock key, notify seq + 1 (0 = none)
+ *   Signal, Broadcast        cond key
+ *   Barrier                  barrier key, count
+ *   SemInit                  sem key, value;   SemPost, SemWait: sem key
+ *   Read/Write/AtomicRead/AtomicWrite   location key, size, zigzag value
+ *   AtomicRmw                location key, size, zigzag new, zigzag old
+ *   Branch                   ndeps + 1 (0 = plain rule), then per dependence
+ *                            (seq - dep seq) of a read of the same thread
+ *   Alloc, Free              location key, size
+ *   Custom                   name key, nargs, arg key*   (NameSpace::Custom)
+ */
+#ifndef RACEPREDICT_TRACE_FORMAT_H
+#define RACEPREDICT_TRACE_FORMAT_H
+
+#include <stdint.h>
+
+/* Bump when a block or record layout changes; readers reject other versions
+ * with a message naming both versions. */
+#define RP_TRACE_VERSION 1
+#define RP_TRACE_MAGIC "RPTRACE"
+#define RP_HEADER_SIZE 16
+#define RP_BLOCK_HEADER_SIZE 8
+#define RP_HAS_SRC 0x80
+
+enum rp_block_type {
+  RP_BLOCK_NAMES = 1,
+  RP_BLOCK_SOURCES = 2,
+  RP_BLOCK_EVENTS = 3,
+  RP_BLOCK_INIT = 4,
+  RP_BLOCK_END = 5
+};
+
+/* Event kind codes: identical to racepredict::trace::EventKind. */
+enum rp_kind {
+  RP_BEGIN, RP_END, RP_FORK, RP_JOIN, RP_ACQUIRE, RP_RELEASE, RP_RACQUIRE,
+  RP_TRYFAIL, RP_WAIT, RP_SIGNAL, RP_BROADCAST, RP_BARRIER, RP_SEMINIT,
+  RP_SEMPOST, RP_SEMWAIT, RP_READ, RP_WRITE, RP_ATOMIC_READ, RP_ATOMIC_WRITE,
+  RP_ATOMIC_RMW, RP_BRANCH, RP_ALLOC, RP_FREE, RP_CUSTOM
+};
+
+/* Name spaces: identical to racepredict::trace::NameSpace. */
+enum rp_namespace {
+  RP_NS_THREAD, RP_NS_LOCATION, RP_NS_LOCK, RP_NS_COND, RP_NS_BARRIER,
+  RP_NS_SEM, RP_NS_CUSTOM
+};
+
+#endif

@@ -1,0 +1,35 @@
+//===- trace/text_format.h - The `.rpt.txt` format of DESIGN.md ----------===//
+//
+// One event per line: `<thread> <op> [operands...] [@file:line[:col][@func]]`.
+// Extensions over DESIGN.md (all optional, all round-trip through binary):
+//   `t1 armw x NEW OLD`   the value an atomic rmw read (default: the value of
+//                         x just before it in the observed order)
+//   `t2 wait c m <- N`    the notify event N that woke this wait, or `<- none`
+//                         (spurious or timed-out wake-up); default: the latest
+//                         signal/broadcast on c before it that no other wait
+//                         consumed
+//   `@file:line:col@fn`   the function of a source location
+//
+#pragma once
+
+#include "racepredict/support/error.h"
+#include "racepredict/trace/trace.h"
+
+#include <iosfwd>
+#include <string>
+
+namespace racepredict::trace {
+
+/// Parses a text trace. `name` is used in error messages (`name:line: ...`).
+Expected<Trace> parseTextTrace(std::istream &in, const std::string &name);
+Expected<Trace> readTextTraceFile(const std::string &path);
+
+/// Writes `t` in the text format; parsing the output yields an equal trace.
+void writeTextTrace(const Trace &t, std::ostream &out);
+
+/// Resolves the defaults of the extensions above once all events are known
+/// (used by the text and binary readers): wait↔notify matching and rmw old
+/// values. Returns an error naming the event if the trace is inconsistent.
+Expected<bool> finishTrace(Trace &t, const std::string &name);
+
+} // namespace racepredict::trace

@@ -1,0 +1,82 @@
+//===- trace/trace.h - In-memory trace: events, names, source locations --===//
+#pragma once
+
+#include "racepredict/trace/event.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace racepredict::trace {
+
+/// Interns names of one name space to dense ids.
+class SymbolTable {
+public:
+  SymId intern(std::string_view name);
+  std::optional<SymId> find(std::string_view name) const;
+  const std::string &name(SymId id) const { return names_[id]; }
+  size_t size() const { return names_.size(); }
+
+private:
+  std::vector<std::string> names_;
+  std::unordered_map<std::string, SymId> ids_;
+};
+
+struct SourceLoc {
+  std::string file;
+  uint32_t line = 0;
+  uint32_t column = 0;
+  std::string function;
+  /// `file:line[:col]` (no function), as reports print it.
+  std::string str() const;
+};
+
+/// A recorded execution. Event order in `events` is the observed total order;
+/// an event's index there is its EventId (what reports and witnesses name).
+class Trace {
+public:
+  Trace();
+
+  std::vector<Event> events;
+  std::array<SymbolTable, kNumNameSpaces> names;
+  /// sources[0] is the empty location.
+  std::vector<SourceLoc> sources;
+  /// `init` lines: explicit initial values of locations.
+  std::unordered_map<SymId, int64_t> initValues;
+  /// Old (read) values of atomic read-modify-writes.
+  std::vector<int64_t> rmwOld;
+  /// Branch dependence lists (`br <- i j`): CSR over depItems.
+  std::vector<uint32_t> depOffsets{0};
+  std::vector<EventId> depItems;
+  /// Custom event arguments: CSR over argItems (custom name space symbols).
+  std::vector<uint32_t> argOffsets{0};
+  std::vector<SymId> argItems;
+
+  SymbolTable &table(NameSpace ns) { return names[static_cast<int>(ns)]; }
+  const SymbolTable &table(NameSpace ns) const {
+    return names[static_cast<int>(ns)];
+  }
+  const std::string &threadName(ThreadId t) const {
+    return table(NameSpace::Thread).name(t);
+  }
+  size_t numThreads() const { return table(NameSpace::Thread).size(); }
+  /// Name of an event's primary object (location, lock, child thread...).
+  std::string objName(const Event &e) const;
+  SrcId addSource(SourceLoc loc);
+
+  /// The dependence list of a branch; nullptr for the plain rule.
+  bool hasDeps(const Event &e) const { return e.extra != kNone; }
+  std::pair<const EventId *, const EventId *> deps(const Event &e) const;
+  uint32_t addDeps(const std::vector<EventId> &deps);
+  uint32_t addArgs(const std::vector<SymId> &args);
+  std::pair<const SymId *, const SymId *> args(const Event &e) const;
+
+  /// The value an atomic rmw read.
+  int64_t rmwReadValue(const Event &e) const { return rmwOld[e.extra]; }
+};
+
+} // namespace racepredict::trace

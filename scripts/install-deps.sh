@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages racepredict needs, only those missing.
+set -euo pipefail
+PKGS=(
+  build-essential cmake pkg-config git python3
+  clang-14 llvm-14-dev libclang-14-dev libclang-rt-14-dev  # pass plugin, wrappers, TSan comparison
+  libz3-dev                                                # the SMT solver
+  nlohmann-json3-dev libspdlog-dev libcli11-dev            # JSON reports, logging, CLI parsing
+  libgtest-dev                                             # unit tests
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "racepredict: installing missing packages: ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

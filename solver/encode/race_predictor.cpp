@@ -1,0 +1,139 @@
+//===- solver/encode/race_predictor.cpp - Candidates → queries → witnesses ===//
+#include "racepredict/solver/race_predictor.h"
+
+#include "racepredict/analysis/candidates.h"
+#include "racepredict/analysis/mhb.h"
+#include "racepredict/solver/order_solver.h"
+#include "racepredict/solver/race_encoding.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+namespace racepredict::solver {
+
+using analysis::Candidate;
+
+namespace {
+
+/// Candidates are dealt to a fixed number of shards by signature group, and
+/// each shard is solved start to finish by one fresh solver. The sequence of
+/// queries a solver sees therefore does not depend on -j, and neither do
+/// its models: the output is identical for every number of workers.
+constexpr size_t kShards = 16;
+
+struct Outcome {
+  CheckResult::Status status = CheckResult::Unknown;
+  bool skipped = true; ///< not queried: its group already has a race
+  std::vector<Step> steps;
+  std::string reason;
+};
+
+} // namespace
+
+RaceResult predictRaces(const analysis::TraceIndex &idx,
+                        const RaceOptions &opts) {
+  auto start = std::chrono::steady_clock::now();
+  RaceResult result;
+  result.stats.events = idx.trace().events.size();
+
+  analysis::MustHappenBefore mhb(idx);
+  analysis::CandidateStats cs;
+  std::vector<Candidate> cands =
+      analysis::findCandidates(idx, mhb, !opts.noFilters, &cs);
+  result.stats.conflictingPairs = cs.conflicting;
+  result.stats.filteredMhb = cs.filteredMhb;
+  result.stats.filteredLockset = cs.filteredLockset;
+  result.stats.candidates = cands.size();
+
+  if (!cands.empty()) {
+    FormulaPool pool;
+    MaximalEncoding enc(idx, pool);
+    std::vector<F> queries;
+    queries.reserve(cands.size());
+    for (const Candidate &c : cands)
+      queries.push_back(enc.raceQuery(c.first, c.second));
+    // The pool is read-only from here on: workers share it.
+    std::vector<std::vector<size_t>> shards(kShards);
+    for (size_t i = 0; i < cands.size(); ++i)
+      shards[cands[i].group % kShards].push_back(i);
+
+    std::vector<Outcome> outcomes(cands.size());
+    SolverConfig cfg;
+    cfg.numOrderVars = enc.numOrderVars();
+    cfg.differenceLogicOnly = !pool.hasPb();
+    cfg.dumpSmt2Dir = opts.dumpSmt2Dir;
+    CheckLimits limits{opts.timeoutMs, opts.rlimit};
+    std::atomic<size_t> nextShard{0};
+
+    auto work = [&]() {
+      for (size_t s; (s = nextShard++) < kShards;) {
+        if (shards[s].empty())
+          continue;
+        auto solver = makeZ3OrderSolver(cfg);
+        for (auto &[label, f] : enc.base())
+          solver->addBase(pool, f, label);
+        std::vector<char> groupDone;
+        for (size_t i : shards[s]) {
+          uint32_t g = cands[i].group;
+          if (groupDone.size() <= g)
+            groupDone.resize(g + 1, 0);
+          if (groupDone[g] && !opts.allPairs)
+            continue;
+          Outcome &o = outcomes[i];
+          o.skipped = false;
+          CheckResult r = solver->check(pool, queries[i], limits);
+          o.status = r.status;
+          o.reason = r.reason;
+          if (r.status != CheckResult::Sat)
+            continue;
+          o.steps = enc.witness(r.order, cands[i].first, cands[i].second);
+          if (auto err = analysis::checkRaceWitness(
+                  idx, {o.steps.begin(), o.steps.end() - 2}, cands[i].first,
+                  cands[i].second)) {
+            // Never trust a model blindly: an invalid witness is our bug.
+            o.status = CheckResult::Unknown;
+            o.reason = "internal error: witness failed validation: " + *err;
+            continue;
+          }
+          groupDone[g] = 1;
+        }
+      }
+    };
+    unsigned jobs = std::max(1u, std::min<unsigned>(opts.jobs, kShards));
+    std::vector<std::thread> workers;
+    for (unsigned j = 1; j < jobs; ++j)
+      workers.emplace_back(work);
+    work();
+    for (auto &w : workers)
+      w.join();
+
+    for (size_t i = 0; i < cands.size(); ++i) {
+      const Outcome &o = outcomes[i];
+      if (o.skipped)
+        continue;
+      ++result.stats.solverCalls;
+      if (o.status == CheckResult::Sat) {
+        ++result.stats.sat;
+        RaceFinding f{cands[i].first, cands[i].second, {}, o.steps};
+        for (const Step &st : o.steps)
+          if (!st.half)
+            f.witness.push_back(st.event);
+        result.races.push_back(std::move(f));
+      } else if (o.status == CheckResult::Unsat) {
+        ++result.stats.unsat;
+      } else {
+        ++result.stats.unknown;
+        result.unknowns.push_back({cands[i].first, cands[i].second, o.reason});
+      }
+    }
+  }
+  result.stats.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return result;
+}
+
+} // namespace racepredict::solver

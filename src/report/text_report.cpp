@@ -1,0 +1,105 @@
+//===- report/text_report.cpp - TSan-shaped text report -------------------===//
+#include "racepredict/report/report.h"
+
+#include <algorithm>
+#include <ostream>
+#include <set>
+
+namespace racepredict::report {
+
+using trace::Event;
+using trace::EventKind;
+
+std::string describeEvent(const trace::Trace &t, trace::EventId e) {
+  const Event &ev = t.events[e];
+  std::string s = t.threadName(ev.thread) + " " + trace::opName(ev.kind);
+  std::string obj = t.objName(ev);
+  if (!obj.empty())
+    s += " " + obj;
+  if (trace::isAccess(ev.kind))
+    s += " " + std::to_string(ev.value);
+  if (ev.kind == EventKind::Wait)
+    s += " " + t.table(trace::NameSpace::Lock).name(ev.aux);
+  const trace::SourceLoc &src = t.sources[ev.src];
+  if (!src.file.empty()) {
+    s += "  @ " + src.str();
+    if (!src.function.empty())
+      s += " in " + src.function;
+  }
+  return s;
+}
+
+namespace {
+
+const char *accessWord(EventKind k) {
+  switch (k) {
+  case EventKind::Read:
+    return "Read";
+  case EventKind::Write:
+    return "Write";
+  case EventKind::AtomicRead:
+    return "Atomic read";
+  case EventKind::AtomicWrite:
+    return "Atomic write";
+  default:
+    return "Atomic read-modify-write";
+  }
+}
+
+void printAccess(const trace::Trace &t, trace::EventId e, const char *prefix,
+                 std::ostream &out) {
+  const Event &ev = t.events[e];
+  out << "  " << prefix << accessWord(ev.kind);
+  if (ev.size)
+    out << " of size " << unsigned(ev.size);
+  out << " at " << t.objName(ev) << " by thread " << t.threadName(ev.thread)
+      << " (event " << e << ", value " << ev.value << "):\n";
+  const trace::SourceLoc &src = t.sources[ev.src];
+  out << "    #0 " << (src.function.empty() ? "??" : src.function) << " "
+      << (src.file.empty() ? "<no source location>" : src.str()) << "\n";
+}
+
+} // namespace
+
+void printRaceReport(const trace::Trace &t, const solver::RaceResult &r,
+                     const ReportContext &ctx, std::ostream &out) {
+  std::set<std::string> summary;
+  for (const auto &f : r.races) {
+    const Event &a = t.events[f.first];
+    out << "==================\n"
+        << "WARNING: racepredict: data race (predicted) on "
+        << t.objName(a) << "\n";
+    printAccess(t, f.second, "", out);
+    printAccess(t, f.first, "Previous ", out);
+    out << "  Witness schedule (" << f.witness.size()
+        << " events; the last two race):\n";
+    size_t width = std::to_string(f.witness.size()).size();
+    for (size_t i = 0; i < f.witness.size(); ++i) {
+      trace::EventId e = f.witness[i];
+      std::string num = std::to_string(i + 1);
+      out << "    " << std::string(width - num.size(), ' ') << num << ". ["
+          << e << "] " << describeEvent(t, e);
+      if (i + 2 >= f.witness.size())
+        out << "   <== racing access";
+      out << "\n";
+    }
+    std::string la = t.sources[a.src].str();
+    std::string lb = t.sources[t.events[f.second].src].str();
+    summary.insert(la.empty() ? "events " + std::to_string(f.first) + "/" +
+                                    std::to_string(f.second)
+                              : la + " / " + lb);
+  }
+  if (!r.races.empty())
+    out << "==================\n";
+  for (const auto &u : r.unknowns)
+    out << "racepredict: could not decide the pair (" << u.first << ", "
+        << u.second << "): " << u.reason << "\n";
+  out << "SUMMARY: racepredict: " << r.races.size() << " data race"
+      << (r.races.size() == 1 ? "" : "s") << " predicted in "
+      << (ctx.tracePath.empty() ? "trace" : ctx.tracePath) << " ("
+      << r.stats.events << " events, " << r.stats.candidates
+      << " candidate pairs, " << r.stats.solverCalls << " solver calls, "
+      << r.stats.unknown << " unknown)\n";
+}
+
+} // namespace racepredict::report

@@ -1,0 +1,138 @@
+//===- tools/racepredict/cmd_analyze.cpp - `racepredict analyze TRACE` ----===//
+#include "commands.h"
+
+#include "racepredict/analysis/trace_index.h"
+#include "racepredict/report/report.h"
+#include "racepredict/solver/race_predictor.h"
+#include "racepredict/trace/trace_file.h"
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace racepredict::tool {
+namespace {
+
+struct AnalyzeArgs {
+  std::string trace;
+  bool races = true;
+  bool allPairs = false;
+  std::string format = "text";
+  unsigned timeoutMs = 0;
+  uint64_t rlimit = 0;
+  unsigned jobs = 1;
+  std::string witnessDir;
+  std::string output;
+  std::string dumpSmt2;
+  bool noFilters = false;
+  bool allowTruncated = false;
+};
+
+void writeWitnessFiles(const trace::Trace &t, const solver::RaceResult &r,
+                       const AnalyzeArgs &a) {
+  namespace fs = std::filesystem;
+  fs::create_directories(a.witnessDir);
+  for (const auto &f : r.races) {
+    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+    for (const auto &s : f.steps)
+      steps.push_back({{"event", s.event}, {"half", s.half}});
+    nlohmann::ordered_json j{{"tool", "racepredict"},
+                     {"kind", "race"},
+                     {"trace", a.trace},
+                     {"first", report::eventJson(t, f.first)},
+                     {"second", report::eventJson(t, f.second)},
+                     {"witness", f.witness},
+                     {"steps", steps}};
+    std::string name = a.witnessDir + "/race-" + std::to_string(f.first) +
+                       "-" + std::to_string(f.second) + ".json";
+    std::ofstream(name) << j.dump(2) << "\n";
+  }
+}
+
+int runAnalyze(const AnalyzeArgs &a) {
+  trace::ReadOptions ro;
+  ro.allowTruncated = a.allowTruncated;
+  trace::ReadInfo info;
+  auto t = trace::readTraceFile(a.trace, ro, &info);
+  if (!t) {
+    std::cerr << "racepredict: " << t.error().message << "\n";
+    return kExitInput;
+  }
+  if (info.truncated)
+    spdlog::warn("{} (analysing the events before the cut)", info.truncation);
+  analysis::TraceIndex idx(*t);
+  solver::RaceOptions opts;
+  opts.allPairs = a.allPairs;
+  opts.timeoutMs = a.timeoutMs;
+  opts.rlimit = a.rlimit;
+  opts.jobs = a.jobs;
+  opts.noFilters = a.noFilters;
+  opts.dumpSmt2Dir = a.dumpSmt2;
+  if (!a.dumpSmt2.empty())
+    std::filesystem::create_directories(a.dumpSmt2);
+  solver::RaceResult r = solver::predictRaces(idx, opts);
+
+  std::ofstream file;
+  std::ostream *out = &std::cout;
+  if (!a.output.empty()) {
+    file.open(a.output);
+    if (!file) {
+      std::cerr << "racepredict: cannot write '" << a.output << "'\n";
+      return kExitInput;
+    }
+    out = &file;
+  }
+  report::ReportContext ctx;
+  ctx.tracePath = a.trace;
+  if (a.format == "json")
+    *out << report::raceReportJson(*t, r, ctx).dump(2) << "\n";
+  else
+    report::printRaceReport(*t, r, ctx, *out);
+  if (!a.witnessDir.empty())
+    writeWitnessFiles(*t, r, a);
+  if (!r.races.empty())
+    return kExitFound;
+  // A time-out is never "no race": the run is inconclusive.
+  return r.unknowns.empty() ? kExitClean : kExitInconclusive;
+}
+
+} // namespace
+
+void addAnalyzeCommand(CLI::App &app, int &exitCode) {
+  auto args = std::make_shared<AnalyzeArgs>();
+  CLI::App *cmd = app.add_subcommand(
+      "analyze", "Predict the data races the maximal causal model admits for "
+                 "a recorded trace, each with a witness schedule");
+  cmd->add_option("trace", args->trace, "Trace file (.rptrace or .rpt.txt)")
+      ->required();
+  cmd->add_flag("--races", args->races, "Predict data races (default)");
+  cmd->add_flag("--all-pairs", args->allPairs,
+                "Report every racing event pair, not one per pair of source "
+                "locations");
+  cmd->add_option("--format", args->format, "Report format")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--timeout-ms", args->timeoutMs,
+                  "Per-query solver time-out; a time-out counts as unknown");
+  cmd->add_option("--rlimit", args->rlimit,
+                  "Per-query machine-independent solver budget (Z3 rlimit)");
+  cmd->add_option("-j,--jobs", args->jobs,
+                  "Solver threads (output is the same for every value)")
+      ->check(CLI::Range(1u, 256u));
+  cmd->add_option("--witness-dir", args->witnessDir,
+                  "Write each witness schedule as JSON into this directory");
+  cmd->add_option("-o,--output", args->output, "Write the report here");
+  cmd->add_option("--dump-smt2", args->dumpSmt2,
+                  "Write every solver query as an .smt2 file here");
+  cmd->add_flag("--no-filters", args->noFilters,
+                "Send every conflicting pair to the solver (no lockset or "
+                "must-happen-before pre-filtering)");
+  cmd->add_flag("--allow-truncated", args->allowTruncated,
+                "Analyse a cut binary trace up to the cut");
+  cmd->callback([args, &exitCode]() { exitCode = runAnalyze(*args); });
+}
+
+} // namespace racepredict::tool

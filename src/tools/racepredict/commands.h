@@ -1,0 +1,26 @@
+//===- tools/racepredict/commands.h - Subcommands of the racepredict tool -===//
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+namespace racepredict::tool {
+
+/// Exit codes of DESIGN.md: 0 nothing found, 1 bugs found, 2 usage or input
+/// error. Extensions: 3 internal error, 4 inconclusive (nothing found, but
+/// some queries ended `unknown`, e.g. by time-out: never reported as clean).
+enum ExitCode {
+  kExitClean = 0,
+  kExitFound = 1,
+  kExitInput = 2,
+  kExitInternal = 3,
+  kExitInconclusive = 4
+};
+
+/// Each adds one subcommand to `app`; its callback stores its exit code.
+void addAnalyzeCommand(CLI::App &app, int &exitCode);
+void addConvertCommand(CLI::App &app, int &exitCode);
+void addCheckTraceCommand(CLI::App &app, int &exitCode);
+
+} // namespace racepredict::tool

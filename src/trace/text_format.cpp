@@ -1,0 +1,501 @@
+//===- trace/text_format.cpp - Text trace reader and writer ---------------===//
+#include "racepredict/trace/text_format.h"
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <istream>
+#include <ostream>
+#include <sstream>
+#include <unordered_map>
+#include <vector>
+
+namespace racepredict::trace {
+namespace {
+
+struct OpInfo {
+  EventKind kind;
+  int minOperands;
+  int maxOperands; // -1 = unbounded
+};
+
+const std::unordered_map<std::string, OpInfo> &opTable() {
+  static const std::unordered_map<std::string, OpInfo> table = {
+      {"begin", {EventKind::Begin, 0, 0}},
+      {"end", {EventKind::End, 0, 0}},
+      {"fork", {EventKind::Fork, 1, 1}},
+      {"join", {EventKind::Join, 1, 1}},
+      {"acq", {EventKind::Acquire, 1, 1}},
+      {"rel", {EventKind::Release, 1, 1}},
+      {"racq", {EventKind::RAcquire, 1, 1}},
+      {"tryfail", {EventKind::TryFail, 1, 1}},
+      {"rd", {EventKind::Read, 2, 2}},
+      {"wr", {EventKind::Write, 2, 2}},
+      {"ard", {EventKind::AtomicRead, 2, 2}},
+      {"awr", {EventKind::AtomicWrite, 2, 2}},
+      {"armw", {EventKind::AtomicRmw, 2, 3}},
+      {"br", {EventKind::Branch, 0, -1}},
+      {"wait", {EventKind::Wait, 2, 4}},
+      {"signal", {EventKind::Signal, 1, 1}},
+      {"broadcast", {EventKind::Broadcast, 1, 1}},
+      {"barrier", {EventKind::Barrier, 2, 2}},
+      {"seminit", {EventKind::SemInit, 1, 2}},
+      {"post", {EventKind::SemPost, 1, 1}},
+      {"semwait", {EventKind::SemWait, 1, 1}},
+      {"alloc", {EventKind::Alloc, 2, 2}},
+      {"free", {EventKind::Free, 1, 2}},
+      {"ev", {EventKind::Custom, 1, -1}},
+  };
+  return table;
+}
+
+bool parseInt(const std::string &s, int64_t *out) {
+  const char *b = s.data();
+  const char *e = s.data() + s.size();
+  bool neg = false;
+  if (b != e && (*b == '-' || *b == '+')) {
+    neg = *b == '-';
+    ++b;
+  }
+  int base = 10;
+  if (e - b > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X')) {
+    base = 16;
+    b += 2;
+  }
+  uint64_t v = 0;
+  auto res = std::from_chars(b, e, v, base);
+  if (res.ec != std::errc() || res.ptr != e || b == e)
+    return false;
+  *out = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  return true;
+}
+
+std::vector<std::string> splitFields(const std::string &line) {
+  std::vector<std::string> out;
+  std::istringstream ss(line);
+  std::string tok;
+  while (ss >> tok)
+    out.push_back(tok);
+  return out;
+}
+
+class LineParser {
+public:
+  LineParser(Trace &t, std::string name) : t_(t), name_(std::move(name)) {}
+
+  Expected<bool> parseLine(const std::string &raw, size_t lineNo) {
+    lineNo_ = lineNo;
+    std::string line = raw.substr(0, raw.find('#'));
+    // `#` inside `@file:line` cannot occur in practice; comments win.
+    std::vector<std::string> f = splitFields(line);
+    if (f.empty())
+      return true;
+    if (f[0] == "init") {
+      int64_t v;
+      if (f.size() != 3 || !parseInt(f[2], &v))
+        return fail("`init` takes a location and an integer value");
+      t_.initValues[t_.table(NameSpace::Location).intern(f[1])] = v;
+      return true;
+    }
+    SrcId src = 0;
+    if (f.back().size() > 1 && f.back()[0] == '@') {
+      auto loc = parseSource(f.back());
+      if (!loc)
+        return fail("malformed source location '" + f.back() +
+                    "' (expected @file:line[:col][@function])");
+      src = *loc;
+      f.pop_back();
+    }
+    if (f.size() < 2)
+      return fail("expected `<thread> <op> [operands...]`");
+    auto it = opTable().find(f[1]);
+    if (it == opTable().end())
+      return fail("unknown op '" + f[1] + "'");
+    const OpInfo &op = it->second;
+    std::vector<std::string> ops(f.begin() + 2, f.end());
+    Event e{};
+    e.thread = t_.table(NameSpace::Thread).intern(f[0]);
+    e.kind = op.kind;
+    e.src = src;
+    e.extra = kNone;
+    int n = static_cast<int>(ops.size());
+    if (op.kind != EventKind::Branch && op.kind != EventKind::Wait &&
+        (n < op.minOperands || (op.maxOperands >= 0 && n > op.maxOperands)))
+      return fail("'" + f[1] + "' takes " + operandText(op) + ", got " +
+                  std::to_string(n));
+    auto r = fill(e, f[1], ops);
+    if (!r)
+      return r;
+    t_.events.push_back(e);
+    return true;
+  }
+
+private:
+  static std::string operandText(const OpInfo &op) {
+    if (op.maxOperands < 0)
+      return "at least " + std::to_string(op.minOperands) + " operand(s)";
+    if (op.minOperands == op.maxOperands)
+      return std::to_string(op.minOperands) + " operand(s)";
+    return std::to_string(op.minOperands) + " to " +
+           std::to_string(op.maxOperands) + " operands";
+  }
+
+  Error fail(const std::string &msg) const {
+    return Error{name_ + ":" + std::to_string(lineNo_) + ": " + msg};
+  }
+
+  std::optional<SrcId> parseSource(const std::string &tok) {
+    std::string body = tok.substr(1);
+    std::string func;
+    size_t at = body.find('@');
+    if (at != std::string::npos) {
+      func = body.substr(at + 1);
+      body = body.substr(0, at);
+    }
+    // file:line[:col]; the file itself may not contain ':' followed by digits.
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (size_t i = 0; i <= body.size(); ++i)
+      if (i == body.size() || body[i] == ':') {
+        parts.push_back(body.substr(start, i - start));
+        start = i + 1;
+      }
+    if (parts.size() < 2 || parts.size() > 3 || parts[0].empty())
+      return std::nullopt;
+    int64_t line = 0, col = 0;
+    if (!parseInt(parts[1], &line) || line < 0)
+      return std::nullopt;
+    if (parts.size() == 3 && (!parseInt(parts[2], &col) || col < 0))
+      return std::nullopt;
+    std::string key = tok;
+    auto it = srcCache_.find(key);
+    if (it != srcCache_.end())
+      return it->second;
+    SourceLoc loc{parts[0], static_cast<uint32_t>(line),
+                  static_cast<uint32_t>(col), func};
+    SrcId id = t_.addSource(std::move(loc));
+    srcCache_.emplace(key, id);
+    return id;
+  }
+
+  Expected<bool> value(const std::string &s, int64_t *v) {
+    if (!parseInt(s, v))
+      return fail("expected an integer value, got '" + s + "'");
+    return true;
+  }
+
+  Expected<bool> eventIndices(const std::vector<std::string> &ops, size_t from,
+                              std::vector<EventId> *out) {
+    for (size_t i = from; i < ops.size(); ++i) {
+      int64_t v;
+      if (!parseInt(ops[i], &v) || v < 0)
+        return fail("expected an event index after '<-', got '" + ops[i] +
+                    "'");
+      if (static_cast<size_t>(v) >= t_.events.size())
+        return fail("'<- " + ops[i] + "' names an event that is not before " +
+                    "this one (events so far: " +
+                    std::to_string(t_.events.size()) + ")");
+      out->push_back(static_cast<EventId>(v));
+    }
+    return true;
+  }
+
+  Expected<bool> fill(Event &e, const std::string &op,
+                      const std::vector<std::string> &ops) {
+    auto &loc = t_.table(NameSpace::Location);
+    switch (e.kind) {
+    case EventKind::Begin:
+    case EventKind::End:
+      return true;
+    case EventKind::Fork:
+    case EventKind::Join:
+      e.obj = t_.table(NameSpace::Thread).intern(ops[0]);
+      if (e.obj == e.thread)
+        return fail("a thread cannot " + op + " itself");
+      return true;
+    case EventKind::Acquire:
+    case EventKind::Release:
+    case EventKind::RAcquire:
+    case EventKind::TryFail:
+      e.obj = t_.table(NameSpace::Lock).intern(ops[0]);
+      return true;
+    case EventKind::Read:
+    case EventKind::Write:
+    case EventKind::AtomicRead:
+    case EventKind::AtomicWrite:
+      e.obj = loc.intern(ops[0]);
+      return value(ops[1], &e.value);
+    case EventKind::AtomicRmw: {
+      e.obj = loc.intern(ops[0]);
+      auto r = value(ops[1], &e.value);
+      if (!r)
+        return r;
+      if (ops.size() == 3) {
+        int64_t old;
+        auto r2 = value(ops[2], &old);
+        if (!r2)
+          return r2;
+        e.extra = static_cast<uint32_t>(t_.rmwOld.size());
+        t_.rmwOld.push_back(old);
+      }
+      return true;
+    }
+    case EventKind::Branch: {
+      if (ops.empty())
+        return true;
+      if (ops[0] != "<-")
+        return fail("'br' takes no operands or '<- i j ...', got '" + ops[0] +
+                    "'");
+      std::vector<EventId> deps;
+      auto r = eventIndices(ops, 1, &deps);
+      if (!r)
+        return r;
+      for (EventId d : deps) {
+        const Event &de = t_.events[d];
+        if (de.thread != e.thread || !readsValue(de.kind))
+          return fail("'br <- " + std::to_string(d) + "': event " +
+                      std::to_string(d) + " is not a read of thread " +
+                      t_.threadName(e.thread));
+      }
+      e.extra = t_.addDeps(deps);
+      return true;
+    }
+    case EventKind::Wait: {
+      if (ops.size() != 2 && !(ops.size() == 4 && ops[2] == "<-"))
+        return fail("'wait' takes `cond lock [<- notify]`");
+      e.obj = t_.table(NameSpace::Cond).intern(ops[0]);
+      e.aux = t_.table(NameSpace::Lock).intern(ops[1]);
+      if (ops.size() == 4 && ops[3] == "none") {
+        e.flags = 1; // explicitly unmatched (spurious or timed-out wake-up)
+      } else if (ops.size() == 4) {
+        std::vector<EventId> n;
+        auto r = eventIndices(ops, 3, &n);
+        if (!r)
+          return r;
+        const Event &ne = t_.events[n[0]];
+        if (!isNotify(ne.kind) || ne.obj != e.obj)
+          return fail("'wait ... <- " + ops[3] +
+                      "': that event is not a signal/broadcast on " + ops[0]);
+        e.extra = n[0];
+        e.flags = 1; // explicit match: finishTrace keeps it
+      }
+      return true;
+    }
+    case EventKind::Signal:
+    case EventKind::Broadcast:
+      e.obj = t_.table(NameSpace::Cond).intern(ops[0]);
+      return true;
+    case EventKind::Barrier: {
+      e.obj = t_.table(NameSpace::Barrier).intern(ops[0]);
+      int64_t c;
+      if (!parseInt(ops[1], &c) || c < 1 || c > 1000000)
+        return fail("'barrier' count must be a positive integer, got '" +
+                    ops[1] + "'");
+      e.aux = static_cast<uint32_t>(c);
+      return true;
+    }
+    case EventKind::SemInit:
+    case EventKind::SemPost:
+    case EventKind::SemWait:
+      e.obj = t_.table(NameSpace::Sem).intern(ops[0]);
+      if (e.kind == EventKind::SemInit && ops.size() == 2) {
+        auto r = value(ops[1], &e.value);
+        if (!r)
+          return r;
+        if (e.value < 0)
+          return fail("'seminit' value must not be negative");
+      }
+      return true;
+    case EventKind::Alloc:
+    case EventKind::Free: {
+      e.obj = loc.intern(ops[0]);
+      if (ops.size() == 2) {
+        int64_t sz;
+        if (!parseInt(ops[1], &sz) || sz < 0 || sz > UINT32_MAX)
+          return fail("'" + op + "' size must be a non-negative integer");
+        e.aux = static_cast<uint32_t>(sz);
+      }
+      return true;
+    }
+    case EventKind::Custom: {
+      e.obj = t_.table(NameSpace::Custom).intern(ops[0]);
+      std::vector<SymId> args;
+      for (size_t i = 1; i < ops.size(); ++i)
+        args.push_back(t_.table(NameSpace::Custom).intern(ops[i]));
+      e.extra = t_.addArgs(args);
+      return true;
+    }
+    }
+    RACEPREDICT_UNREACHABLE("unhandled event kind");
+  }
+
+  Trace &t_;
+  std::string name_;
+  size_t lineNo_ = 0;
+  std::unordered_map<std::string, SrcId> srcCache_;
+};
+
+std::string sourceSuffix(const Trace &t, SrcId id) {
+  if (id == 0 || id >= t.sources.size())
+    return "";
+  const SourceLoc &s = t.sources[id];
+  std::string out = " @" + s.file + ":" + std::to_string(s.line);
+  if (s.column || !s.function.empty())
+    out += ":" + std::to_string(s.column);
+  if (!s.function.empty())
+    out += "@" + s.function;
+  return out;
+}
+
+} // namespace
+
+Expected<bool> finishTrace(Trace &t, const std::string &name) {
+  // Observed value of each location, to default the read value of an rmw.
+  std::unordered_map<SymId, int64_t> current(t.initValues.begin(),
+                                             t.initValues.end());
+  // Latest notify per cond that can still wake a wait.
+  struct Pending {
+    EventId ev = kNone;
+    bool consumed = false;
+  };
+  std::unordered_map<SymId, Pending> pending;
+  for (EventId i = 0; i < t.events.size(); ++i) {
+    Event &e = t.events[i];
+    if (e.thread >= t.numThreads() ||
+        ((e.kind == EventKind::Fork || e.kind == EventKind::Join) &&
+         e.obj >= t.numThreads()))
+      return Error{name + ": event " + std::to_string(i) +
+                   " names an undefined thread"};
+    switch (e.kind) {
+    case EventKind::Read:
+    case EventKind::AtomicRead:
+      current.emplace(e.obj, e.value); // first-read rule
+      break;
+    case EventKind::Write:
+    case EventKind::AtomicWrite:
+      current[e.obj] = e.value;
+      break;
+    case EventKind::AtomicRmw:
+      if (e.extra == kNone) {
+        auto it = current.find(e.obj);
+        if (it == current.end())
+          return Error{name + ": event " + std::to_string(i) +
+                       ": 'armw' on a location with no known value needs "
+                       "its read value (`armw LOC NEW OLD`)"};
+        e.extra = static_cast<uint32_t>(t.rmwOld.size());
+        t.rmwOld.push_back(it->second);
+      }
+      current[e.obj] = e.value;
+      break;
+    case EventKind::Signal:
+    case EventKind::Broadcast:
+      pending[e.obj] = Pending{i, false};
+      break;
+    case EventKind::Wait:
+      if (e.flags == 1) {
+        e.flags = 0;
+        break;
+      }
+      e.extra = kNone;
+      if (auto it = pending.find(e.obj); it != pending.end() &&
+                                         it->second.ev != kNone &&
+                                         !it->second.consumed) {
+        e.extra = it->second.ev;
+        if (t.events[it->second.ev].kind == EventKind::Signal)
+          it->second.consumed = true;
+      }
+      break;
+    default:
+      break;
+    }
+  }
+  return true;
+}
+
+Expected<Trace> parseTextTrace(std::istream &in, const std::string &name) {
+  Trace t;
+  LineParser p(t, name);
+  std::string line;
+  size_t lineNo = 0;
+  while (std::getline(in, line)) {
+    ++lineNo;
+    auto r = p.parseLine(line, lineNo);
+    if (!r)
+      return r.error();
+  }
+  if (in.bad())
+    return Error{name + ": read error after line " + std::to_string(lineNo)};
+  auto r = finishTrace(t, name);
+  if (!r)
+    return r.error();
+  return t;
+}
+
+Expected<Trace> readTextTraceFile(const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    return Error{"cannot open trace '" + path + "'"};
+  return parseTextTrace(in, path);
+}
+
+void writeTextTrace(const Trace &t, std::ostream &out) {
+  const auto &locs = t.table(NameSpace::Location);
+  std::vector<std::pair<SymId, int64_t>> inits(t.initValues.begin(),
+                                               t.initValues.end());
+  std::sort(inits.begin(), inits.end());
+  for (auto &[l, v] : inits)
+    out << "init " << locs.name(l) << " " << v << "\n";
+  for (const Event &e : t.events) {
+    out << t.threadName(e.thread) << " " << opName(e.kind);
+    std::string obj = t.objName(e);
+    if (!obj.empty())
+      out << " " << obj;
+    switch (e.kind) {
+    case EventKind::Read:
+    case EventKind::Write:
+    case EventKind::AtomicRead:
+    case EventKind::AtomicWrite:
+      out << " " << e.value;
+      break;
+    case EventKind::AtomicRmw:
+      out << " " << e.value << " " << t.rmwReadValue(e);
+      break;
+    case EventKind::Branch:
+      if (t.hasDeps(e)) {
+        out << " <-";
+        auto [b, en] = t.deps(e);
+        for (; b != en; ++b)
+          out << " " << *b;
+      }
+      break;
+    case EventKind::Wait:
+      out << " " << t.table(NameSpace::Lock).name(e.aux);
+      if (e.extra != kNone)
+        out << " <- " << e.extra;
+      else
+        out << " <- none";
+      break;
+    case EventKind::Barrier:
+      out << " " << e.aux;
+      break;
+    case EventKind::SemInit:
+      out << " " << e.value;
+      break;
+    case EventKind::Alloc:
+    case EventKind::Free:
+      out << " " << e.aux;
+      break;
+    case EventKind::Custom: {
+      auto [b, en] = t.args(e);
+      for (; b != en; ++b)
+        out << " " << t.table(NameSpace::Custom).name(*b);
+      break;
+    }
+    default:
+      break;
+    }
+    out << sourceSuffix(t, e.src) << "\n";
+  }
+}
+
+} // namespace racepredict::trace

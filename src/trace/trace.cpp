@@ -1,0 +1,124 @@
+//===- trace/trace.cpp - Trace container helpers --------------------------===//
+#include "racepredict/trace/trace.h"
+
+#include "racepredict/support/error.h"
+
+namespace racepredict::trace {
+
+SymId SymbolTable::intern(std::string_view name) {
+  auto it = ids_.find(std::string(name));
+  if (it != ids_.end())
+    return it->second;
+  SymId id = static_cast<SymId>(names_.size());
+  names_.emplace_back(name);
+  ids_.emplace(names_.back(), id);
+  return id;
+}
+
+std::optional<SymId> SymbolTable::find(std::string_view name) const {
+  auto it = ids_.find(std::string(name));
+  if (it == ids_.end())
+    return std::nullopt;
+  return it->second;
+}
+
+std::string SourceLoc::str() const {
+  if (file.empty())
+    return "";
+  std::string s = file + ":" + std::to_string(line);
+  if (column)
+    s += ":" + std::to_string(column);
+  return s;
+}
+
+Trace::Trace() { sources.emplace_back(); }
+
+SrcId Trace::addSource(SourceLoc loc) {
+  sources.push_back(std::move(loc));
+  return static_cast<SrcId>(sources.size() - 1);
+}
+
+std::string Trace::objName(const Event &e) const {
+  bool has = false;
+  NameSpace ns = objNameSpace(e.kind, &has);
+  if (!has)
+    return "";
+  return table(ns).name(e.obj);
+}
+
+std::pair<const EventId *, const EventId *> Trace::deps(const Event &e) const {
+  RACEPREDICT_ASSERT(e.kind == EventKind::Branch && e.extra != kNone,
+                     "deps() on an event without a dependence list");
+  const EventId *base = depItems.data();
+  return {base + depOffsets[e.extra], base + depOffsets[e.extra + 1]};
+}
+
+uint32_t Trace::addDeps(const std::vector<EventId> &deps) {
+  depItems.insert(depItems.end(), deps.begin(), deps.end());
+  depOffsets.push_back(static_cast<uint32_t>(depItems.size()));
+  return static_cast<uint32_t>(depOffsets.size() - 2);
+}
+
+uint32_t Trace::addArgs(const std::vector<SymId> &args) {
+  argItems.insert(argItems.end(), args.begin(), args.end());
+  argOffsets.push_back(static_cast<uint32_t>(argItems.size()));
+  return static_cast<uint32_t>(argOffsets.size() - 2);
+}
+
+std::pair<const SymId *, const SymId *> Trace::args(const Event &e) const {
+  const SymId *base = argItems.data();
+  if (e.extra == kNone)
+    return {base, base};
+  return {base + argOffsets[e.extra], base + argOffsets[e.extra + 1]};
+}
+
+NameSpace objNameSpace(EventKind k, bool *hasObj) {
+  *hasObj = true;
+  switch (k) {
+  case EventKind::Fork:
+  case EventKind::Join:
+    return NameSpace::Thread;
+  case EventKind::Acquire:
+  case EventKind::Release:
+  case EventKind::RAcquire:
+  case EventKind::TryFail:
+    return NameSpace::Lock;
+  case EventKind::Wait:
+  case EventKind::Signal:
+  case EventKind::Broadcast:
+    return NameSpace::Cond;
+  case EventKind::Barrier:
+    return NameSpace::Barrier;
+  case EventKind::SemInit:
+  case EventKind::SemPost:
+  case EventKind::SemWait:
+    return NameSpace::Sem;
+  case EventKind::Read:
+  case EventKind::Write:
+  case EventKind::AtomicRead:
+  case EventKind::AtomicWrite:
+  case EventKind::AtomicRmw:
+  case EventKind::Alloc:
+  case EventKind::Free:
+    return NameSpace::Location;
+  case EventKind::Custom:
+    return NameSpace::Custom;
+  case EventKind::Begin:
+  case EventKind::End:
+  case EventKind::Branch:
+    break;
+  }
+  *hasObj = false;
+  return NameSpace::Thread;
+}
+
+const char *opName(EventKind k) {
+  static const char *const kNames[kNumEventKinds] = {
+      "begin", "end",    "fork",      "join",    "acq",     "rel",
+      "racq",  "tryfail", "wait",     "signal",  "broadcast", "barrier",
+      "seminit", "post", "semwait",   "rd",      "wr",      "ard",
+      "awr",   "armw",   "br",        "alloc",   "free",    "ev"};
+  return kNames[static_cast<int>(k)];
+}
+
+} // namespace racepredict::trace
