@@ -149,8 +149,28 @@ void MaximalEncoding::encodeSemaphores() {
   }
 }
 
-F MaximalEncoding::raceQuery(EventId a, EventId b) {
-  return pool_.mkAnd({pool_.eq(a, cut_), pool_.eq(b, cut_)});
+F MaximalEncoding::raceQuery(EventId a, EventId b,
+                             const analysis::MustHappenBefore &mhb) {
+  std::vector<F> conj{pool_.eq(a, cut_), pool_.eq(b, cut_)};
+  const uint32_t *ca = mhb.clock(a), *cb = mhb.clock(b);
+  for (ThreadId t = 0; t < idx_.numThreads(); ++t) {
+    const auto &te = idx_.threadEvents(t);
+    // Must-past: a and b themselves (clock entries of their own threads)
+    // are excluded; program order carries `in` to everything before.
+    uint32_t past = std::max(ca[t], cb[t]);
+    for (EventId x : {a, b})
+      if (idx_.trace().events[x].thread == t)
+        past = std::min(past, idx_.posInThread(x));
+    if (past > 0 && te[past - 1] != a && te[past - 1] != b)
+      conj.push_back(in(te[past - 1]));
+    EventId fa = mhb.firstSuccessorIn(t, a), fb = mhb.firstSuccessorIn(t, b);
+    EventId first = std::min(fa, fb); // kNone is the largest id
+    if (first != kNone && first != a && first != b) {
+      OrderVar n = half_[first] != kNone ? half_[first] : first;
+      conj.push_back(out(n));
+    }
+  }
+  return pool_.mkAnd(conj);
 }
 
 std::vector<Step> MaximalEncoding::witness(const std::vector<int64_t> &order,

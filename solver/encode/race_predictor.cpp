@@ -35,7 +35,11 @@ struct Outcome {
 
 RaceResult predictRaces(const analysis::TraceIndex &idx,
                         const RaceOptions &opts) {
-  auto start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  auto start = Clock::now();
+  auto since = [](Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+  };
   RaceResult result;
   result.stats.events = idx.trace().events.size();
 
@@ -47,14 +51,16 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
   result.stats.filteredMhb = cs.filteredMhb;
   result.stats.filteredLockset = cs.filteredLockset;
   result.stats.candidates = cands.size();
+  result.stats.filterSeconds = since(start);
 
-  if (!cands.empty()) {
+  if (!cands.empty() && !opts.candidatesOnly) {
+    auto encodeStart = Clock::now();
     FormulaPool pool;
     MaximalEncoding enc(idx, pool);
     std::vector<F> queries;
     queries.reserve(cands.size());
     for (const Candidate &c : cands)
-      queries.push_back(enc.raceQuery(c.first, c.second));
+      queries.push_back(enc.raceQuery(c.first, c.second, mhb));
     // The pool is read-only from here on: workers share it.
     std::vector<std::vector<size_t>> shards(kShards);
     for (size_t i = 0; i < cands.size(); ++i)
@@ -67,6 +73,8 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
     cfg.dumpSmt2Dir = opts.dumpSmt2Dir;
     CheckLimits limits{opts.timeoutMs, opts.rlimit};
     std::atomic<size_t> nextShard{0};
+    result.stats.encodeSeconds = since(encodeStart);
+    auto solveStart = Clock::now();
 
     auto work = [&]() {
       for (size_t s; (s = nextShard++) < kShards;) {
@@ -109,6 +117,7 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
     work();
     for (auto &w : workers)
       w.join();
+    result.stats.solveSeconds = since(solveStart);
 
     for (size_t i = 0; i < cands.size(); ++i) {
       const Outcome &o = outcomes[i];
@@ -130,9 +139,7 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
       }
     }
   }
-  result.stats.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
+  result.stats.seconds = since(start);
   return result;
 }
 

@@ -56,6 +56,9 @@ json raceReportJson(const trace::Trace &t, const solver::RaceResult &r,
                 {"sat", s.sat},
                 {"unsat", s.unsat},
                 {"unknown", s.unknown},
+                {"filter_seconds", s.filterSeconds},
+                {"encode_seconds", s.encodeSeconds},
+                {"solve_seconds", s.solveSeconds},
                 {"seconds", s.seconds}}}};
 }
 

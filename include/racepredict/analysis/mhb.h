@@ -2,8 +2,10 @@
 //
 // The edges every feasible reordering keeps (docs/semantics.md, Φ_mhb):
 // program order, fork → child's first event, child's last event → join,
-// matched notify → wait return, barrier arrivals → departures. Semaphore
-// post → wait is NOT a must edge (another post may serve the wait).
+// matched notify → wait return, barrier arrivals → departures, and
+// value-forced edges: the only write of the value a branch's read observed
+// → that branch. Semaphore post → wait is NOT a must edge (another post may
+// serve the wait).
 // If a →mhb b, then b can only run after a, so (a, b) can never race: the
 // quick check that drops such pairs before the solver.
 //
@@ -25,9 +27,12 @@ public:
     return ordered(a, b) || ordered(b, a);
   }
 
-private:
   /// clock(e)[t] = number of events of thread t that must precede or be e.
   const uint32_t *clock(EventId e) const { return &clocks_[e * nt_]; }
+  /// The first event of thread `t` that `x` must happen before, or kNone.
+  EventId firstSuccessorIn(ThreadId t, EventId x) const;
+
+private:
   const TraceIndex &idx_;
   size_t nt_;
   std::vector<uint32_t> clocks_;

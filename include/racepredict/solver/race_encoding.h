@@ -8,6 +8,7 @@
 //
 #pragma once
 
+#include "racepredict/analysis/mhb.h"
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/analysis/trace_index.h"
 #include "racepredict/solver/formula.h"
@@ -38,8 +39,10 @@ public:
 
   /// The base constraints, labelled by family.
   const std::vector<std::pair<Label, F>> &base() const { return base_; }
-  /// race(a, b): O_a = C ∧ O_b = C.
-  F raceQuery(EventId a, EventId b);
+  /// race(a, b): O_a = C ∧ O_b = C, plus implied facts that speed the
+  /// solver up: per thread, the last event a or b must follow is before the
+  /// cut and the first event that must follow a or b is after it.
+  F raceQuery(EventId a, EventId b, const analysis::MustHappenBefore &mhb);
   /// The prefix schedule of a model: nodes with O < C in order, then a, b.
   std::vector<Step> witness(const std::vector<int64_t> &order, EventId a,
                             EventId b) const;

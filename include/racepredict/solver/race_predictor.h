@@ -31,6 +31,8 @@ struct RaceOptions {
   bool noFilters = false;
   /// Directory to dump every query as .smt2 (empty = off).
   std::string dumpSmt2Dir;
+  /// Stop after the filters: count candidates, solve nothing.
+  bool candidatesOnly = false;
 };
 
 struct RaceFinding {
@@ -55,7 +57,10 @@ struct RaceStats {
   size_t candidates = 0;       ///< pairs that reached the solver stage
   size_t solverCalls = 0;
   size_t sat = 0, unsat = 0, unknown = 0;
-  double seconds = 0;
+  double filterSeconds = 0; ///< index, MHB clocks, candidates, filters
+  double encodeSeconds = 0; ///< building the base formula and queries
+  double solveSeconds = 0;  ///< wall time of the solver stage
+  double seconds = 0;       ///< everything
 };
 
 struct RaceResult {

@@ -15,7 +15,6 @@ int main(int argc, char **argv) {
   int exitCode = kExitClean;
   addAnalyzeCommand(app, exitCode);
   addConvertCommand(app, exitCode);
-  addCheckTraceCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

@@ -1,0 +1,80 @@
+/*===- abi/runtime.h - extern "C" declarations of the runtime's hooks ----===*/
+/*
+ * Generated from hooks.def; includes only <stdint.h> so that instrumented
+ * C code and the LLVM pass can both use it.
+ */
+#ifndef RACEPREDICT_ABI_RUNTIME_H
+#define RACEPREDICT_ABI_RUNTIME_H
+
+#include <stdint.h>
+
+/* Bump when hooks.def or the structures below change; __racepredict_init
+ * rejects modules compiled against another version. */
+#define RP_ABI_VERSION 1
+
+typedef void __rp_void;
+typedef uint8_t __rp_u8;
+typedef uint16_t __rp_u16;
+typedef uint32_t __rp_u32;
+typedef uint64_t __rp_u64;
+typedef void *__rp_ptr;
+
+/* One source location of a module's location table (index = local id - 1).
+ * LLVM layout: { ptr, ptr, i32, i32 }. */
+struct __racepredict_source {
+  const char *file;
+  const char *function;
+  uint32_t line;
+  uint32_t column;
+};
+
+/* A global variable, so that the trace can name its address.
+ * LLVM layout: { ptr, ptr, i64 }. */
+struct __racepredict_global {
+  const void *addr;
+  const char *name;
+  uint64_t size;
+};
+
+/* What each module passes to __racepredict_init. The runtime stores the
+ * module's first global source id - 1 into *src_base; the pass adds it to the
+ * module-local id at every hook call.
+ * LLVM layout: { i32, i32, ptr, ptr, i32, ptr }. */
+struct __racepredict_module {
+  uint32_t abi_version;
+  uint32_t num_sources;
+  const struct __racepredict_source *sources;
+  const struct __racepredict_global *globals;
+  uint32_t num_globals;
+  uint32_t *src_base;
+};
+
+/* Operations of __racepredict_atomic_rmwN (LLVM's AtomicRMWInst order). */
+enum __racepredict_rmw_op {
+  RP_RMW_XCHG,
+  RP_RMW_ADD,
+  RP_RMW_SUB,
+  RP_RMW_AND,
+  RP_RMW_NAND,
+  RP_RMW_OR,
+  RP_RMW_XOR,
+  RP_RMW_MAX,
+  RP_RMW_MIN,
+  RP_RMW_UMAX,
+  RP_RMW_UMIN,
+  RP_RMW_FADD,
+  RP_RMW_FSUB
+};
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HOOK(name, ret, ...) ret __racepredict_##name(__VA_ARGS__);
+#include "racepredict/abi/hooks.def"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

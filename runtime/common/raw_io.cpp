@@ -1,0 +1,95 @@
+//===- common/raw_io.cpp - Allocation-free output for the runtime --------===//
+#include "raw_io.h"
+
+#include <errno.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace racepredict::rt {
+
+RawBuf &RawBuf::str(const char *s) {
+  while (*s && len + 1 < sizeof(data))
+    data[len++] = *s++;
+  return *this;
+}
+
+RawBuf &RawBuf::num(uint64_t v) {
+  char tmp[24];
+  int n = 0;
+  do {
+    tmp[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (n && len + 1 < sizeof(data))
+    data[len++] = tmp[--n];
+  return *this;
+}
+
+RawBuf &RawBuf::hex(uint64_t v) {
+  char tmp[20];
+  int n = 0;
+  do {
+    tmp[n++] = "0123456789abcdef"[v & 15];
+    v >>= 4;
+  } while (v);
+  str("0x");
+  while (n && len + 1 < sizeof(data))
+    data[len++] = tmp[--n];
+  return *this;
+}
+
+const char *RawBuf::cstr() {
+  data[len] = 0;
+  return data;
+}
+
+bool writeAll(int fd, const void *p, size_t n) {
+  const char *c = static_cast<const char *>(p);
+  while (n) {
+    ssize_t w = ::write(fd, c, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return false;
+    c += w;
+    n -= static_cast<size_t>(w);
+  }
+  return true;
+}
+
+void report(const char *msg) {
+  RawBuf b;
+  b.str("racepredict: ").str(msg).str("\n");
+  writeAll(2, b.data, b.len);
+}
+
+void fatal(const char *msg) {
+  report(msg);
+  _exit(3);
+}
+
+size_t rawStrlen(const char *s) {
+  size_t n = 0;
+  while (s[n])
+    ++n;
+  return n;
+}
+
+bool rawStreq(const char *a, const char *b, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i])
+      return false;
+  return b[n] == 0;
+}
+
+void *rawAlloc(size_t bytes) {
+  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED)
+    fatal("out of memory (mmap failed)");
+  return p;
+}
+
+void rawFree(void *p, size_t bytes) { munmap(p, bytes); }
+
+} // namespace racepredict::rt

@@ -1,0 +1,38 @@
+//===- common/raw_io.h - Allocation-free output for the runtime ----------===//
+//
+// The runtime must not call stdio, malloc or anything that can re-enter the
+// hooks, so messages are formatted into stack buffers and written with
+// write(2).
+//
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace racepredict::rt {
+
+/// A fixed-capacity string builder on the stack; silently truncates.
+struct RawBuf {
+  char data[512];
+  size_t len = 0;
+  RawBuf &str(const char *s);
+  RawBuf &num(uint64_t v);
+  RawBuf &hex(uint64_t v);
+  const char *cstr();
+};
+
+/// Writes all of [p, p+n) to fd, retrying on EINTR and short writes.
+bool writeAll(int fd, const void *p, size_t n);
+/// "racepredict: <msg>\n" on stderr.
+void report(const char *msg);
+/// Reports and terminates with _exit(3): no atexit handlers, no flush.
+[[noreturn]] void fatal(const char *msg);
+
+size_t rawStrlen(const char *s);
+bool rawStreq(const char *a, const char *b, size_t n);
+
+/// Anonymous memory straight from the kernel (the hooks may not malloc).
+void *rawAlloc(size_t bytes);
+void rawFree(void *p, size_t bytes);
+
+} // namespace racepredict::rt

@@ -1,0 +1,180 @@
+//===- record/state.h - Recorder state: threads, tickets, stripes --------===//
+//
+// The recorder's consistency protocol (docs/recording.md):
+//   * one global ticket counter gives every event its `seq`, the observed
+//     total order;
+//   * a memory access takes the striped lock of its address, then its ticket,
+//     performs the access and records the value before unlocking, so for
+//     each address ticket order = access order and a read's value is the
+//     value of the last write before it;
+//   * acquire-like events take their ticket after the real operation
+//     succeeded, release-like events before the real operation.
+// Events are varint-encoded straight into a per-thread buffer (format.h).
+//
+#pragma once
+
+#include "racepredict/trace/format.h"
+
+#include "../common/options.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RP_TLS __attribute__((tls_model("initial-exec"))) __thread
+#define RP_LIKELY(x) __builtin_expect(!!(x), 1)
+#define RP_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+namespace racepredict::rt {
+
+/// Worst-case size of one record: kind + 6 varints of 10 bytes.
+inline constexpr uint32_t kMaxRecord = 64;
+
+struct ThreadState {
+  uint8_t *buf;      ///< records of the current block (without its header)
+  uint32_t cap;      ///< bytes in buf
+  uint32_t len;      ///< committed bytes (read by the exit flusher)
+  uint64_t firstSeq; ///< seq of the block's first record
+  uint64_t lastSeq;  ///< seq of the block's last record
+  uint32_t count;    ///< records in the block
+  uint32_t key;      ///< thread key: 0 = main, then creation ordinals
+  /// 1 while the thread is inside a recording hook; the exit flusher waits
+  /// for 0 so it never copies a half-written buffer.
+  volatile uint32_t inHook;
+  /// A read (or failed trylock) was recorded since the last branch; a branch
+  /// with none adds no constraint under the plain rule and is dropped.
+  bool readsSinceBranch;
+  bool ended;
+  uint64_t events; ///< records written by this thread (for verbose=1)
+  ThreadState *next;
+};
+
+struct Globals {
+  Options opts;
+  bool initialized;
+  int fd;
+  uint32_t srcCount; ///< source ids handed out to modules
+  ThreadState *threads;      ///< all thread states (push-only list)
+  uint32_t nextThreadKey;
+  volatile uint32_t stopping; ///< set at exit: no further recording
+  volatile uint32_t fileLock;
+  volatile uint32_t initLock;
+  bool finished;
+  char traceName[512];
+};
+
+extern Globals g;
+/// The ticket counter, alone on its cache line.
+extern uint64_t gSeq;
+extern RP_TLS ThreadState *tlsState;
+
+// --- spin locks (futex-free: held for a handful of instructions) ---------
+void spinSlow(volatile uint32_t *l);
+inline void spinLock(volatile uint32_t *l) {
+  if (RP_UNLIKELY(__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE)))
+    spinSlow(l);
+}
+inline void spinUnlock(volatile uint32_t *l) {
+  __atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
+/// Striped per-address locks: one cache line each.
+inline constexpr unsigned kStripeBits = 12;
+struct alignas(64) Stripe {
+  volatile uint32_t lock;
+};
+extern Stripe gStripes[1u << kStripeBits];
+inline volatile uint32_t *stripeFor(uintptr_t addr) {
+  // Fibonacci hashing of the word address spreads neighbours apart.
+  uint64_t h = (static_cast<uint64_t>(addr) >> 2) * 0x9E3779B97F4A7C15ull;
+  return &gStripes[h >> (64 - kStripeBits)].lock;
+}
+
+inline uint64_t takeSeq() {
+  return __atomic_fetch_add(&gSeq, 1, __ATOMIC_SEQ_CST);
+}
+
+/// The thread state to record with, or null when this event must not be
+/// recorded (runtime not initialised, category disabled, re-entered from a
+/// hook or a signal handler). On success inHook is 1: call leave().
+ThreadState *attachSlow();
+inline ThreadState *enter(uint32_t category) {
+  ThreadState *ts = tlsState;
+  if (RP_UNLIKELY(!ts)) {
+    ts = attachSlow();
+    if (!ts)
+      return nullptr;
+  }
+  if (RP_UNLIKELY(ts->inHook || !(g.opts.eventMask & category) || ts->ended))
+    return nullptr;
+  ts->inHook = 1;
+  // The caller's next locked instruction (stripe lock or ticket) orders this
+  // store before its check of g.stopping, as the exit flusher requires.
+#if !defined(__x86_64__) && !defined(__i386__)
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+  return ts;
+}
+/// True when the exit flusher has started: the event must be dropped.
+inline bool stopped() {
+  return RP_UNLIKELY(__atomic_load_n(&g.stopping, __ATOMIC_SEQ_CST) != 0);
+}
+void flushThread(ThreadState *ts);
+inline void leave(ThreadState *ts) {
+  if (RP_UNLIKELY(ts->len + kMaxRecord > ts->cap) && !stopped())
+    flushThread(ts);
+  __atomic_store_n(&ts->inHook, 0, __ATOMIC_RELEASE);
+}
+
+// --- record encoding ------------------------------------------------------
+inline uint8_t *putVarint(uint8_t *p, uint64_t v) {
+  while (v >= 0x80) {
+    *p++ = static_cast<uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<uint8_t>(v);
+  return p;
+}
+inline uint64_t zigzag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+
+/// Starts a record of `kind` with ticket `seq`; returns the write cursor.
+inline uint8_t *beginRecord(ThreadState *ts, uint64_t seq, unsigned kind,
+                            uint32_t loc) {
+  uint8_t *p = ts->buf + ts->len;
+  *p++ = static_cast<uint8_t>(kind | (loc ? RP_HAS_SRC : 0));
+  if (ts->count == 0)
+    ts->firstSeq = seq, ts->lastSeq = seq - 1;
+  p = putVarint(p, seq - ts->lastSeq - 1);
+  ts->lastSeq = seq;
+  return p;
+}
+/// Appends the source id and publishes the record to the exit flusher.
+inline void endRecord(ThreadState *ts, uint8_t *p, uint32_t loc) {
+  if (loc)
+    p = putVarint(p, loc);
+  ++ts->count;
+  ++ts->events;
+  __atomic_store_n(&ts->len, static_cast<uint32_t>(p - ts->buf),
+                   __ATOMIC_RELEASE);
+}
+
+/// Records an event whose operands are `n` varints (sync events).
+void recordSimple(ThreadState *ts, uint64_t seq, unsigned kind, uint32_t loc,
+                  const uint64_t *ops, int n);
+/// Takes a ticket and records a sync event, unless stopping.
+void recordSync(unsigned kind, uint32_t loc, const uint64_t *ops, int n,
+                uint32_t category = kRecSync);
+inline uint64_t key(const void *p) { return reinterpret_cast<uintptr_t>(p); }
+
+// --- lifecycle (trace_writer.cpp, init.cpp) -------------------------------
+void openTrace();
+void writeBlock(uint8_t type, const uint8_t *payload, uint32_t len);
+/// Exit / fatal-signal path: stops recording, writes every buffer and END.
+void finishTrace(bool fromSignal);
+ThreadState *newThreadState(uint32_t threadKey);
+void installExitHandlers();
+/// Thread lifecycle events shared by pthread_exit and the start trampoline.
+void threadEnd(ThreadState *ts);
+
+} // namespace racepredict::rt
