@@ -2,6 +2,7 @@
 #include "racepredict/solver/race_predictor.h"
 
 #include "racepredict/analysis/candidates.h"
+#include "racepredict/analysis/closure_witness.h"
 #include "racepredict/analysis/mhb.h"
 #include "racepredict/solver/order_solver.h"
 #include "racepredict/solver/race_encoding.h"
@@ -9,6 +10,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -27,6 +30,7 @@ constexpr size_t kShards = 16;
 struct Outcome {
   CheckResult::Status status = CheckResult::Unknown;
   bool skipped = true; ///< not queried: its group already has a race
+  bool fast = false;   ///< settled by a closure witness, without the solver
   std::vector<Step> steps;
   std::string reason;
 };
@@ -54,76 +58,112 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
   result.stats.filterSeconds = since(start);
 
   if (!cands.empty() && !opts.candidatesOnly) {
-    auto encodeStart = Clock::now();
-    FormulaPool pool;
-    MaximalEncoding enc(idx, pool);
-    std::vector<F> queries;
-    queries.reserve(cands.size());
-    for (const Candidate &c : cands)
-      queries.push_back(enc.raceQuery(c.first, c.second, mhb));
-    // The pool is read-only from here on: workers share it.
     std::vector<std::vector<size_t>> shards(kShards);
     for (size_t i = 0; i < cands.size(); ++i)
       shards[cands[i].group % kShards].push_back(i);
+    unsigned jobs = std::max(1u, std::min<unsigned>(opts.jobs, kShards));
+    // Runs `body(shard)` for every shard on `jobs` threads. Each shard is
+    // handled start to finish by one thread, in candidate order, so results
+    // never depend on -j.
+    auto forEachShard = [&](const std::function<void(size_t)> &body) {
+      std::atomic<size_t> next{0};
+      auto work = [&]() {
+        for (size_t s; (s = next++) < kShards;)
+          body(s);
+      };
+      std::vector<std::thread> workers;
+      for (unsigned j = 1; j < jobs; ++j)
+        workers.emplace_back(work);
+      work();
+      for (auto &w : workers)
+        w.join();
+    };
 
     std::vector<Outcome> outcomes(cands.size());
+    uint32_t numGroups = 0;
+    for (const Candidate &c : cands)
+      numGroups = std::max(numGroups, c.group + 1);
+    // Distinct shards own distinct groups, so workers never share an entry.
+    std::vector<char> groupDone(numGroups, 0);
+    // Stage 1: observed-order closure witnesses (no solver).
+    auto fastStart = Clock::now();
+    if (!opts.noFastPath) {
+      analysis::ClosureWitnessFinder closure(idx);
+      forEachShard([&](size_t s) {
+        for (size_t i : shards[s]) {
+          uint32_t g = cands[i].group;
+          if (groupDone[g] && !opts.allPairs)
+            continue;
+          if (auto w = closure.find(cands[i].first, cands[i].second)) {
+            Outcome &o = outcomes[i];
+            o.skipped = false;
+            o.fast = true;
+            o.status = CheckResult::Sat;
+            o.steps = std::move(*w);
+            groupDone[g] = 1;
+          }
+        }
+      });
+    }
+    result.stats.fastSeconds = since(fastStart);
+
+    // Stage 2: the maximal encoding decides everything else.
+    auto encodeStart = Clock::now();
+    FormulaPool pool;
+    MaximalEncoding enc(idx, pool);
+    std::vector<F> queries(cands.size());
+    for (size_t i = 0; i < cands.size(); ++i)
+      if (!outcomes[i].fast && (opts.allPairs || !groupDone[cands[i].group]))
+        queries[i] = enc.raceQuery(cands[i].first, cands[i].second, mhb);
+    // The pool is read-only from here on: workers share it.
     SolverConfig cfg;
     cfg.numOrderVars = enc.numOrderVars();
     cfg.differenceLogicOnly = !pool.hasPb();
     cfg.dumpSmt2Dir = opts.dumpSmt2Dir;
     CheckLimits limits{opts.timeoutMs, opts.rlimit};
-    std::atomic<size_t> nextShard{0};
     result.stats.encodeSeconds = since(encodeStart);
     auto solveStart = Clock::now();
 
-    auto work = [&]() {
-      for (size_t s; (s = nextShard++) < kShards;) {
-        if (shards[s].empty())
+    forEachShard([&](size_t s) {
+      std::unique_ptr<OrderSolver> solver;
+      for (size_t i : shards[s]) {
+        uint32_t g = cands[i].group;
+        if (outcomes[i].fast || (groupDone[g] && !opts.allPairs))
           continue;
-        auto solver = makeZ3OrderSolver(cfg);
-        for (auto &[label, f] : enc.base())
-          solver->addBase(pool, f, label);
-        std::vector<char> groupDone;
-        for (size_t i : shards[s]) {
-          uint32_t g = cands[i].group;
-          if (groupDone.size() <= g)
-            groupDone.resize(g + 1, 0);
-          if (groupDone[g] && !opts.allPairs)
-            continue;
-          Outcome &o = outcomes[i];
-          o.skipped = false;
-          CheckResult r = solver->check(pool, queries[i], limits);
-          o.status = r.status;
-          o.reason = r.reason;
-          if (r.status != CheckResult::Sat)
-            continue;
-          o.steps = enc.witness(r.order, cands[i].first, cands[i].second);
-          if (auto err = analysis::checkRaceWitness(
-                  idx, {o.steps.begin(), o.steps.end() - 2}, cands[i].first,
-                  cands[i].second)) {
-            // Never trust a model blindly: an invalid witness is our bug.
-            o.status = CheckResult::Unknown;
-            o.reason = "internal error: witness failed validation: " + *err;
-            continue;
-          }
-          groupDone[g] = 1;
+        if (!solver) {
+          solver = makeZ3OrderSolver(cfg);
+          for (auto &[label, f] : enc.base())
+            solver->addBase(pool, f, label);
         }
+        Outcome &o = outcomes[i];
+        o.skipped = false;
+        CheckResult r = solver->check(pool, queries[i], limits);
+        o.status = r.status;
+        o.reason = r.reason;
+        if (r.status != CheckResult::Sat)
+          continue;
+        o.steps = enc.witness(r.order, cands[i].first, cands[i].second);
+        if (auto err = analysis::checkRaceWitness(
+                idx, {o.steps.begin(), o.steps.end() - 2}, cands[i].first,
+                cands[i].second)) {
+          // Never trust a model blindly: an invalid witness is our bug.
+          o.status = CheckResult::Unknown;
+          o.reason = "internal error: witness failed validation: " + *err;
+          continue;
+        }
+        groupDone[g] = 1;
       }
-    };
-    unsigned jobs = std::max(1u, std::min<unsigned>(opts.jobs, kShards));
-    std::vector<std::thread> workers;
-    for (unsigned j = 1; j < jobs; ++j)
-      workers.emplace_back(work);
-    work();
-    for (auto &w : workers)
-      w.join();
+    });
     result.stats.solveSeconds = since(solveStart);
 
     for (size_t i = 0; i < cands.size(); ++i) {
       const Outcome &o = outcomes[i];
       if (o.skipped)
         continue;
-      ++result.stats.solverCalls;
+      if (o.fast)
+        ++result.stats.closureWitnesses;
+      else
+        ++result.stats.solverCalls;
       if (o.status == CheckResult::Sat) {
         ++result.stats.sat;
         RaceFinding f{cands[i].first, cands[i].second, {}, o.steps};

@@ -64,6 +64,10 @@ std::optional<std::string> checkRaceWitness(const TraceIndex &idx,
     if (st.next(t) != e || st.inFirstHalf(t))
       return "after the schedule, event " + std::to_string(e) +
              " is not the next event of " + idx.trace().threadName(t);
+    // Next is not enough: the first event of a forked thread needs its fork.
+    if (auto why = st.blocked({e, false}))
+      return "after the schedule, event " + std::to_string(e) +
+             " is not enabled: " + *why;
   }
   return std::nullopt;
 }

@@ -67,8 +67,8 @@ void printRaceReport(const trace::Trace &t, const solver::RaceResult &r,
   for (const auto &f : r.races) {
     const Event &a = t.events[f.first];
     out << "==================\n"
-        << "WARNING: racepredict: data race (predicted) on "
-        << t.objName(a) << "\n";
+        << "WARNING: racepredict: data race (predicted) on " << t.objName(a)
+        << "\n";
     printAccess(t, f.second, "", out);
     printAccess(t, f.first, "Previous ", out);
     out << "  Witness schedule (" << f.witness.size()
@@ -77,8 +77,8 @@ void printRaceReport(const trace::Trace &t, const solver::RaceResult &r,
     for (size_t i = 0; i < f.witness.size(); ++i) {
       trace::EventId e = f.witness[i];
       std::string num = std::to_string(i + 1);
-      out << "    " << std::string(width - num.size(), ' ') << num << ". ["
-          << e << "] " << describeEvent(t, e);
+      out << "    " << std::string(width - num.size(), ' ') << num << ". [" << e
+          << "] " << describeEvent(t, e);
       if (i + 2 >= f.witness.size())
         out << "   <== racing access";
       out << "\n";
@@ -98,7 +98,8 @@ void printRaceReport(const trace::Trace &t, const solver::RaceResult &r,
       << (r.races.size() == 1 ? "" : "s") << " predicted in "
       << (ctx.tracePath.empty() ? "trace" : ctx.tracePath) << " ("
       << r.stats.events << " events, " << r.stats.candidates
-      << " candidate pairs, " << r.stats.solverCalls << " solver calls, "
+      << " candidate pairs, " << r.stats.closureWitnesses
+      << " closure witnesses, " << r.stats.solverCalls << " solver calls, "
       << r.stats.unknown << " unknown)\n";
 }
 

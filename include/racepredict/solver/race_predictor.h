@@ -33,10 +33,13 @@ struct RaceOptions {
   std::string dumpSmt2Dir;
   /// Stop after the filters: count candidates, solve nothing.
   bool candidatesOnly = false;
+  /// Skip the closure fast path: every candidate goes to the solver (for
+  /// testing the encoding alone).
+  bool noFastPath = false;
 };
 
 struct RaceFinding {
-  EventId first;  ///< first < second
+  EventId first; ///< first < second
   EventId second;
   /// The schedule: events in order, ending with the two racing events.
   std::vector<EventId> witness;
@@ -55,9 +58,11 @@ struct RaceStats {
   size_t filteredMhb = 0;      ///< dropped: ordered by must-happen-before
   size_t filteredLockset = 0;  ///< dropped: a common lock is held
   size_t candidates = 0;       ///< pairs that reached the solver stage
+  size_t closureWitnesses = 0; ///< races settled without the solver
   size_t solverCalls = 0;
   size_t sat = 0, unsat = 0, unknown = 0;
   double filterSeconds = 0; ///< index, MHB clocks, candidates, filters
+  double fastSeconds = 0;   ///< closure witnesses (stage 1)
   double encodeSeconds = 0; ///< building the base formula and queries
   double solveSeconds = 0;  ///< wall time of the solver stage
   double seconds = 0;       ///< everything

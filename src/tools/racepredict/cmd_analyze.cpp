@@ -30,6 +30,7 @@ struct AnalyzeArgs {
   std::string output;
   std::string dumpSmt2;
   bool noFilters = false;
+  bool noFastPath = false;
   bool allowTruncated = false;
   bool candidatesOnly = false;
 };
@@ -43,14 +44,14 @@ void writeWitnessFiles(const trace::Trace &t, const solver::RaceResult &r,
     for (const auto &s : f.steps)
       steps.push_back({{"event", s.event}, {"half", s.half}});
     nlohmann::ordered_json j{{"tool", "racepredict"},
-                     {"kind", "race"},
-                     {"trace", a.trace},
-                     {"first", report::eventJson(t, f.first)},
-                     {"second", report::eventJson(t, f.second)},
-                     {"witness", f.witness},
-                     {"steps", steps}};
-    std::string name = a.witnessDir + "/race-" + std::to_string(f.first) +
-                       "-" + std::to_string(f.second) + ".json";
+                             {"kind", "race"},
+                             {"trace", a.trace},
+                             {"first", report::eventJson(t, f.first)},
+                             {"second", report::eventJson(t, f.second)},
+                             {"witness", f.witness},
+                             {"steps", steps}};
+    std::string name = a.witnessDir + "/race-" + std::to_string(f.first) + "-" +
+                       std::to_string(f.second) + ".json";
     std::ofstream(name) << j.dump(2) << "\n";
   }
 }
@@ -77,6 +78,7 @@ int runAnalyze(const AnalyzeArgs &a) {
   opts.rlimit = a.rlimit;
   opts.jobs = a.jobs;
   opts.noFilters = a.noFilters;
+  opts.noFastPath = a.noFastPath;
   opts.dumpSmt2Dir = a.dumpSmt2;
   opts.candidatesOnly = a.candidatesOnly;
   if (!a.dumpSmt2.empty())
@@ -147,6 +149,9 @@ void addAnalyzeCommand(CLI::App &app, int &exitCode) {
   cmd->add_flag("--no-filters", args->noFilters,
                 "Send every conflicting pair to the solver (no lockset or "
                 "must-happen-before pre-filtering)");
+  cmd->add_flag("--no-fast-path", args->noFastPath,
+                "Decide every candidate with the solver (no observed-order "
+                "closure witnesses)");
   cmd->add_flag("--candidates-only", args->candidatesOnly,
                 "Stop after the filters and print the candidate counts");
   cmd->add_flag("--allow-truncated", args->allowTruncated,

@@ -24,18 +24,20 @@ trace::Trace parse(const std::string &text) {
 }
 
 solver::RaceResult predict(const trace::Trace &t, bool filters = true,
-                           unsigned jobs = 1) {
+                           unsigned jobs = 1, bool fastPath = true) {
   analysis::TraceIndex idx(t);
   solver::RaceOptions o;
   o.allPairs = true;
   o.noFilters = !filters;
+  o.noFastPath = !fastPath;
   o.jobs = jobs;
   return solver::predictRaces(idx, o);
 }
 
-Pairs races(const std::string &text, bool filters = true) {
+Pairs races(const std::string &text, bool filters = true,
+            bool fastPath = true) {
   trace::Trace t = parse(text);
-  solver::RaceResult r = predict(t, filters);
+  solver::RaceResult r = predict(t, filters, 1, fastPath);
   EXPECT_TRUE(r.unknowns.empty());
   Pairs out;
   for (const auto &f : r.races) {
@@ -48,11 +50,12 @@ Pairs races(const std::string &text, bool filters = true) {
   return out;
 }
 
-/// Both with and without the cheap filters: they may only drop pairs the
-/// solver rejects.
+/// With and without the cheap filters (they may only drop pairs the solver
+/// rejects) and without the closure fast path (the encoding alone decides).
 void expectRaces(const std::string &text, const Pairs &expected) {
   EXPECT_EQ(races(text, true), expected);
   EXPECT_EQ(races(text, false), expected);
+  EXPECT_EQ(races(text, true, false), expected);
 }
 
 } // namespace
