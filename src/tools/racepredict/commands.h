@@ -21,5 +21,6 @@ enum ExitCode {
 /// Each adds one subcommand to `app`; its callback stores its exit code.
 void addAnalyzeCommand(CLI::App &app, int &exitCode);
 void addConvertCommand(CLI::App &app, int &exitCode);
+void addCheckWitnessCommand(CLI::App &app, int &exitCode);
 
 } // namespace racepredict::tool
