@@ -47,6 +47,15 @@ bool ModelState::heldByOther(SymId lock, ThreadId t, bool writeOnly) const {
   });
 }
 
+std::vector<ThreadId> ModelState::holders(SymId lock, bool writeOnly) const {
+  std::vector<ThreadId> out;
+  if (auto it = holds_.find(lock); it != holds_.end())
+    for (const Hold &h : it->second)
+      if (h.write || !writeOnly)
+        out.push_back(h.thread);
+  return out;
+}
+
 void ModelState::acquire(SymId lock, ThreadId t, bool write) {
   holds_[lock].push_back({t, write});
 }

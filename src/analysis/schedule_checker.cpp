@@ -3,6 +3,8 @@
 
 #include "racepredict/analysis/model_state.h"
 
+#include <algorithm>
+
 namespace racepredict::analysis {
 
 using trace::EventKind;
@@ -68,6 +70,40 @@ std::optional<std::string> checkRaceWitness(const TraceIndex &idx,
     if (auto why = st.blocked({e, false}))
       return "after the schedule, event " + std::to_string(e) +
              " is not enabled: " + *why;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string>
+checkDeadlockWitness(const TraceIndex &idx, const std::vector<Step> &sigma,
+                     const std::vector<EventId> &requests) {
+  const auto &events = idx.trace().events;
+  ModelState st(idx);
+  if (auto err = run(st, idx, sigma))
+    return err;
+  std::vector<trace::ThreadId> cycle;
+  for (EventId r : requests) {
+    if (r >= events.size())
+      return "request out of range";
+    cycle.push_back(events[r].thread);
+  }
+  for (EventId r : requests) {
+    const trace::Event &ev = events[r];
+    std::string name = "event " + std::to_string(r);
+    if (st.next(ev.thread) != r || st.inFirstHalf(ev.thread))
+      return "after the schedule, " + name + " is not the next event of " +
+             idx.trace().threadName(ev.thread);
+    if (ev.kind != EventKind::Acquire && ev.kind != EventKind::RAcquire)
+      return name + " is not a lock acquisition";
+    if (!st.blocked({r, false}))
+      return "after the schedule, " + name + " is not blocked";
+    for (trace::ThreadId h : st.holders(ev.obj, ev.kind == EventKind::RAcquire))
+      if (h != ev.thread &&
+          std::find(cycle.begin(), cycle.end(), h) == cycle.end())
+        return idx.trace().threadName(h) +
+               ", outside the cycle, holds the "
+               "lock " +
+               name + " waits for";
   }
   return std::nullopt;
 }

@@ -33,6 +33,9 @@ public:
   /// Executes `s`; precondition: blocked(s) is nullopt.
   void apply(const Step &s);
 
+  /// Threads holding `lock` (in write mode only, if `writeOnly`).
+  std::vector<ThreadId> holders(SymId lock, bool writeOnly) const;
+
   /// Whether a read-like event already executed saw its recorded value.
   bool concrete(EventId e) const { return concrete_[e] != 0; }
 

@@ -39,6 +39,14 @@ std::optional<std::string> checkRaceWitness(const TraceIndex &idx,
                                             const std::vector<Step> &sigma,
                                             EventId a, EventId b);
 
+/// Valid prefix schedule after which every event of `requests` (lock
+/// acquisitions of distinct threads) is the next event of its thread and is
+/// blocked only by locks held by the threads of the other requests: a
+/// deadlock that no continuation can resolve.
+std::optional<std::string>
+checkDeadlockWitness(const TraceIndex &idx, const std::vector<Step> &sigma,
+                     const std::vector<EventId> &requests);
+
 /// Expands a witness as reports list it (events only; a wait stands for its
 /// return half, a barrier event for its departure) into steps, inserting
 /// each wait's release half / barrier arrival half at the latest point that

@@ -1,6 +1,7 @@
 //===- report/report.h - Race reports: text (TSan-like) and JSON ----------===//
 #pragma once
 
+#include "racepredict/solver/deadlock_predictor.h"
 #include "racepredict/solver/race_predictor.h"
 #include "racepredict/trace/trace.h"
 
@@ -23,13 +24,23 @@ nlohmann::ordered_json eventJson(const trace::Trace &t, trace::EventId e);
 
 /// The JSON report of DESIGN.md (schema_version 1).
 nlohmann::ordered_json raceReportJson(const trace::Trace &t,
-                              const solver::RaceResult &r,
-                              const ReportContext &ctx);
+                                      const solver::RaceResult &r,
+                                      const ReportContext &ctx);
 
 /// A TSan-shaped text report: per race both accesses and the witness as
 /// numbered steps with source lines; then a summary line.
 void printRaceReport(const trace::Trace &t, const solver::RaceResult &r,
                      const ReportContext &ctx, std::ostream &out);
+
+/// The "deadlocks" array of the JSON report.
+nlohmann::ordered_json deadlocksJson(const trace::Trace &t,
+                                     const solver::DeadlockResult &r,
+                                     const analysis::TraceIndex &idx);
+
+/// Per deadlock: what each thread holds and waits for, then the witness.
+void printDeadlockReport(const trace::Trace &t, const solver::DeadlockResult &r,
+                         const analysis::TraceIndex &idx,
+                         const ReportContext &ctx, std::ostream &out);
 
 /// `t2 rd x 1` (+ ` @file:line`): an event as one readable line.
 std::string describeEvent(const trace::Trace &t, trace::EventId e);

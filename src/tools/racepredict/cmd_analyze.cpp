@@ -3,6 +3,7 @@
 
 #include "racepredict/analysis/trace_index.h"
 #include "racepredict/report/report.h"
+#include "racepredict/solver/deadlock_predictor.h"
 #include "racepredict/solver/race_predictor.h"
 #include "racepredict/trace/trace_file.h"
 
@@ -20,7 +21,8 @@ namespace {
 
 struct AnalyzeArgs {
   std::string trace;
-  bool races = true;
+  bool races = false;
+  bool deadlocks = false;
   bool allPairs = false;
   std::string format = "text";
   unsigned timeoutMs = 0;
@@ -83,7 +85,20 @@ int runAnalyze(const AnalyzeArgs &a) {
   opts.candidatesOnly = a.candidatesOnly;
   if (!a.dumpSmt2.empty())
     std::filesystem::create_directories(a.dumpSmt2);
-  solver::RaceResult r = solver::predictRaces(idx, opts);
+  // Races unless only --deadlocks was asked for.
+  bool doRaces = a.races || !a.deadlocks;
+  solver::RaceResult r;
+  if (doRaces)
+    r = solver::predictRaces(idx, opts);
+  solver::DeadlockResult d;
+  if (a.deadlocks && !a.candidatesOnly) {
+    solver::DeadlockOptions dopt;
+    dopt.allCycles = a.allPairs;
+    dopt.timeoutMs = a.timeoutMs;
+    dopt.rlimit = a.rlimit;
+    dopt.noFilters = a.noFilters;
+    d = solver::predictDeadlocks(idx, dopt);
+  }
 
   std::ofstream file;
   std::ostream *out = &std::cout;
@@ -100,6 +115,18 @@ int runAnalyze(const AnalyzeArgs &a) {
   if (a.format == "json") {
     auto j = report::raceReportJson(*t, r, ctx);
     j["stats"]["load_seconds"] = loadSeconds;
+    if (a.deadlocks) {
+      j["deadlocks"] = report::deadlocksJson(*t, d, idx);
+      const auto &ds = d.stats;
+      j["stats"]["deadlock"] = {{"nested_acquisitions", ds.cycles.edges},
+                                {"lock_cycles", ds.candidates},
+                                {"solver_calls", ds.solverCalls},
+                                {"sat", ds.sat},
+                                {"unsat", ds.unsat},
+                                {"unknown", ds.unknown},
+                                {"seconds", ds.seconds}};
+      j["stats"]["unknown"] = r.stats.unknown + ds.unknown;
+    }
     *out << j.dump(2) << "\n";
   } else if (a.candidatesOnly) {
     const auto &s = r.stats;
@@ -109,14 +136,19 @@ int runAnalyze(const AnalyzeArgs &a) {
          << " protected by a common lock, " << s.candidates
          << " candidates (not solved: --candidates-only)\n";
     return kExitClean;
-  } else
-    report::printRaceReport(*t, r, ctx, *out);
+  } else {
+    if (doRaces)
+      report::printRaceReport(*t, r, ctx, *out);
+    if (a.deadlocks)
+      report::printDeadlockReport(*t, d, idx, ctx, *out);
+  }
   if (!a.witnessDir.empty())
     writeWitnessFiles(*t, r, a);
-  if (!r.races.empty())
+  if (!r.races.empty() || !d.deadlocks.empty())
     return kExitFound;
-  // A time-out is never "no race": the run is inconclusive.
-  return r.unknowns.empty() ? kExitClean : kExitInconclusive;
+  // A time-out is never "no bug": the run is inconclusive.
+  return r.unknowns.empty() && d.unknowns.empty() ? kExitClean
+                                                  : kExitInconclusive;
 }
 
 } // namespace
@@ -128,7 +160,10 @@ void addAnalyzeCommand(CLI::App &app, int &exitCode) {
                  "a recorded trace, each with a witness schedule");
   cmd->add_option("trace", args->trace, "Trace file (.rptrace or .rpt.txt)")
       ->required();
-  cmd->add_flag("--races", args->races, "Predict data races (default)");
+  cmd->add_flag("--races", args->races,
+                "Predict data races (the default unless only --deadlocks)");
+  cmd->add_flag("--deadlocks", args->deadlocks,
+                "Predict lock-order deadlocks (cycles of any length)");
   cmd->add_flag("--all-pairs", args->allPairs,
                 "Report every racing event pair, not one per pair of source "
                 "locations");
