@@ -42,6 +42,13 @@ void printDeadlockReport(const trace::Trace &t, const solver::DeadlockResult &r,
                          const analysis::TraceIndex &idx,
                          const ReportContext &ctx, std::ostream &out);
 
+/// SARIF 2.1.0: one result per race / deadlock, witnesses as codeFlows.
+nlohmann::ordered_json sarifReport(const trace::Trace &t,
+                                   const solver::RaceResult &races,
+                                   const solver::DeadlockResult *deadlocks,
+                                   const analysis::TraceIndex &idx,
+                                   const ReportContext &ctx);
+
 /// `t2 rd x 1` (+ ` @file:line`): an event as one readable line.
 std::string describeEvent(const trace::Trace &t, trace::EventId e);
 

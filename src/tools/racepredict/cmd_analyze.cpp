@@ -128,6 +128,10 @@ int runAnalyze(const AnalyzeArgs &a) {
       j["stats"]["unknown"] = r.stats.unknown + ds.unknown;
     }
     *out << j.dump(2) << "\n";
+  } else if (a.format == "sarif") {
+    *out << report::sarifReport(*t, r, a.deadlocks ? &d : nullptr, idx, ctx)
+                .dump(2)
+         << "\n";
   } else if (a.candidatesOnly) {
     const auto &s = r.stats;
     *out << "racepredict: " << s.events << " events, " << s.conflictingPairs
@@ -168,7 +172,7 @@ void addAnalyzeCommand(CLI::App &app, int &exitCode) {
                 "Report every racing event pair, not one per pair of source "
                 "locations");
   cmd->add_option("--format", args->format, "Report format")
-      ->check(CLI::IsMember({"text", "json"}));
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
   cmd->add_option("--timeout-ms", args->timeoutMs,
                   "Per-query solver time-out; a time-out counts as unknown");
   cmd->add_option("--rlimit", args->rlimit,
