@@ -2,6 +2,7 @@
 #include "racepredict/analysis/candidates.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <unordered_set>
 
@@ -18,6 +19,45 @@ bool conflicts(const TraceIndex &idx, EventId a, EventId b) {
          (trace::writesValue(ea.kind) || trace::writesValue(eb.kind)) &&
          !(trace::isAtomic(ea.kind) && trace::isAtomic(eb.kind)) &&
          idx.allocGeneration(a) == idx.allocGeneration(b);
+}
+
+void forEachConflictingPair(const TraceIndex &idx,
+                            const std::function<void(EventId, EventId)> &fn) {
+  const auto &events = idx.trace().events;
+  std::unordered_set<SymId> seenLoc;
+  std::vector<EventId> plainWrites, atomicWrites, plainReads;
+  for (const Event &e : events) {
+    if (!trace::isAccess(e.kind) || !seenLoc.insert(e.obj).second)
+      continue;
+    const auto &acc = idx.accessesTo(e.obj);
+    plainWrites.clear();
+    atomicWrites.clear();
+    plainReads.clear();
+    for (EventId x : acc) {
+      EventKind k = events[x].kind;
+      if (k == EventKind::Write)
+        plainWrites.push_back(x);
+      else if (k == EventKind::Read)
+        plainReads.push_back(x);
+      else if (trace::writesValue(k))
+        atomicWrites.push_back(x);
+    }
+    // Only pairs with a write and a plain access can conflict, so a spin
+    // loop of atomic reads costs nothing: plain writes against every
+    // access (each pair of plain writes once), atomic writes against plain
+    // reads.
+    for (EventId w : plainWrites)
+      for (EventId x : acc) {
+        if (events[x].kind == EventKind::Write && x <= w)
+          continue;
+        if (conflicts(idx, w, x))
+          fn(std::min(w, x), std::max(w, x));
+      }
+    for (EventId w : atomicWrites)
+      for (EventId r : plainReads)
+        if (conflicts(idx, w, r))
+          fn(std::min(w, r), std::max(w, r));
+  }
 }
 
 namespace {
@@ -57,30 +97,20 @@ std::vector<Candidate> findCandidates(const TraceIndex &idx,
       it = locksets.emplace(e, idx.sectionsHolding(e)).first;
     return it->second;
   };
-  std::unordered_set<SymId> seenLoc;
-  for (const Event &e : t.events) {
-    if (!trace::isAccess(e.kind) || !seenLoc.insert(e.obj).second)
-      continue;
-    const auto &acc = idx.accessesTo(e.obj);
-    for (size_t i = 0; i < acc.size(); ++i)
-      for (size_t j = i + 1; j < acc.size(); ++j) {
-        EventId a = acc[i], b = acc[j];
-        if (!conflicts(idx, a, b))
-          continue;
-        ++stats->conflicting;
-        if (applyFilters) {
-          if (mhb.orderedEitherWay(a, b)) {
-            ++stats->filteredMhb;
-            continue;
-          }
-          if (commonLock(idx, lockset(a), lockset(b))) {
-            ++stats->filteredLockset;
-            continue;
-          }
-        }
-        out.push_back({a, b, 0});
+  forEachConflictingPair(idx, [&](EventId a, EventId b) {
+    ++stats->conflicting;
+    if (applyFilters) {
+      if (mhb.orderedEitherWay(a, b)) {
+        ++stats->filteredMhb;
+        return;
       }
-  }
+      if (commonLock(idx, lockset(a), lockset(b))) {
+        ++stats->filteredLockset;
+        return;
+      }
+    }
+    out.push_back({a, b, 0});
+  });
   std::sort(out.begin(), out.end(), [](const Candidate &x, const Candidate &y) {
     return std::make_pair(x.first, x.second) <
            std::make_pair(y.first, y.second);

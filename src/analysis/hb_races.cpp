@@ -136,22 +136,12 @@ std::vector<std::pair<EventId, EventId>> hbRaces(const TraceIndex &idx) {
   }
 
   std::vector<std::pair<EventId, EventId>> out;
-  std::unordered_set<SymId> seen;
-  for (const Event &ev : events) {
-    if (!trace::isAccess(ev.kind) || !seen.insert(ev.obj).second)
-      continue;
-    const auto &acc = idx.accessesTo(ev.obj);
-    for (size_t i = 0; i < acc.size(); ++i)
-      for (size_t j = i + 1; j < acc.size(); ++j) {
-        EventId a = acc[i], b = acc[j];
-        if (!conflicts(idx, a, b))
-          continue;
-        // a precedes b in the trace; a →hb b iff b's clock covers a.
-        ThreadId ta = events[a].thread;
-        if (accessClock[b][ta] < accessClock[a][ta])
-          out.emplace_back(a, b);
-      }
-  }
+  forEachConflictingPair(idx, [&](EventId a, EventId b) {
+    // a precedes b in the trace; a ->hb b iff b's clock covers a.
+    ThreadId ta = events[a].thread;
+    if (accessClock[b][ta] < accessClock[a][ta])
+      out.emplace_back(a, b);
+  });
   std::sort(out.begin(), out.end());
   return out;
 }

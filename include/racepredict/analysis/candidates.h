@@ -12,6 +12,7 @@
 #include "racepredict/analysis/trace_index.h"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace racepredict::analysis {
@@ -30,6 +31,12 @@ struct CandidateStats {
 };
 
 bool conflicts(const TraceIndex &idx, EventId a, EventId b);
+
+/// Calls fn(a, b) with a < b for every conflicting pair of the trace,
+/// location by location, in time linear in the pairs that involve a write
+/// and a plain access (not in all pairs of accesses).
+void forEachConflictingPair(const TraceIndex &idx,
+                            const std::function<void(EventId, EventId)> &fn);
 
 /// Candidates in ascending (first, second) order; groups are numbered in
 /// order of their first candidate.
