@@ -39,7 +39,7 @@ PY
 
 field() { python3 -c "import json,sys; d=json.loads(sys.argv[1]); print(eval(sys.argv[2], {}, d))" "$1" "$2"; }
 
-if [ -n "$QUICK" ]; then SIZES="10000 100000"; SOLVE="1000 2000"; else SIZES="10000 100000 1000000"; SOLVE="1000 2000 5000"; fi
+if [ -n "$QUICK" ]; then SIZES="10000 100000"; SOLVE="1000 2000"; else SIZES="10000 100000 1000000"; SOLVE="1000 2000 3000"; fi
 
 echo "### Load + filters (\`analyze --candidates-only --all-pairs\`, mixed shape, 4 threads, events/50 locations, 8 locks, binary trace)"
 echo
