@@ -2,8 +2,9 @@
 //
 // Lines `T<thread>|<op>(<arg>)|<loc>` with ops r w acq rel fork join begin end
 // (the format of the RAPID predictive-analysis benchmarks). STD traces carry
-// no values: every read is given a fresh value so that no branch constrains
-// it... see std_format.cpp for the exact import rules.
+// no values: every access gets the value 0 and every location `init 0`, and
+// no branches are emitted, so reads never constrain a reordering; see
+// std_format.cpp for the exact import rules.
 //
 #pragma once
 

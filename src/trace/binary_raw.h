@@ -1,0 +1,70 @@
+//===- trace/binary_raw.h - A binary trace as read, before resolution ----===//
+//
+// Private to src/trace. binary_reader.cpp fills a RawTrace block by block
+// (keys, seqs and source ids exactly as the file has them);
+// binary_resolve.cpp then binds names, orders events by seq and turns seqs
+// into event indices. The split keeps byte-level parsing apart from the
+// trace-level checks that need the whole file.
+//
+#pragma once
+
+#include "racepredict/support/error.h"
+#include "racepredict/trace/trace.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace racepredict::trace {
+
+inline std::string hexKey(uint64_t key) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string s;
+  do {
+    s.insert(s.begin(), kDigits[key & 15]);
+    key >>= 4;
+  } while (key);
+  return "0x" + s;
+}
+
+/// The provisional ids of one name space, in order of first appearance.
+struct KeySpace {
+  std::unordered_map<uint64_t, uint32_t> index;
+  std::vector<uint64_t> keys;
+  std::vector<std::string> names; ///< "" = no NAMES entry
+
+  uint32_t id(uint64_t key) {
+    auto [it, fresh] = index.emplace(key, static_cast<uint32_t>(keys.size()));
+    if (fresh) {
+      keys.push_back(key);
+      names.emplace_back();
+    }
+    return it->second;
+  }
+};
+
+struct RawTrace {
+  /// Holds rmwOld and custom args (args as provisional custom ids).
+  Trace t;
+  /// Thread, obj and the wait's lock are provisional ids of `keys`; src is
+  /// the file's source id; extra indexes notify / depOff / t's side tables.
+  std::vector<Event> events;
+  std::vector<uint64_t> seqs; ///< parallel to events
+  KeySpace keys[kNumNameSpaces];
+  std::vector<std::pair<uint64_t, SourceLoc>> sources; ///< file id, location
+  std::vector<std::pair<uint32_t, int64_t>> inits;     ///< provisional loc id
+  /// Wait events: extra indexes this (notify seq + 1, 0 = none).
+  std::vector<uint64_t> notify;
+  /// Branch events with deps: extra indexes depOff (CSR over depSeqs).
+  std::vector<size_t> depOff{0};
+  std::vector<uint64_t> depSeqs;
+  /// The file ended before its END block: references past the cut are
+  /// dropped instead of being errors.
+  bool cut = false;
+};
+
+/// Binds names, orders by seq, resolves seqs to indices, validates what the
+/// text reader validates and runs finishTrace. `name` is for messages.
+Expected<Trace> resolveRawTrace(RawTrace &raw, const std::string &name);
+
+} // namespace racepredict::trace

@@ -1,0 +1,485 @@
+//===- trace/binary_reader.cpp - Streaming reader of .rptrace files -------===//
+//
+// Reads the version-1 layout of trace/format.h block by block (a block is
+// held in memory, the file never is). Every length read from the file is
+// bounded by the bytes actually present, so corrupt input cannot make the
+// reader allocate more than the file holds, loop, or crash: it ends in a
+// sentence naming the file, the byte offset and the events read so far.
+//
+// Raw keys (addresses in recorded traces, dense ids in converted ones) are
+// mapped to provisional per-name-space ids while reading; names are bound at
+// the end (binary_resolve.cpp) because a NAMES block may follow the events
+// that use its keys, and seqs become event indices only once all blocks are
+// read, since blocks of different threads interleave.
+//
+#include "racepredict/trace/binary_format.h"
+
+#include "binary_codec.h"
+#include "binary_raw.h"
+#include "racepredict/trace/format.h"
+
+#include <algorithm>
+#include <istream>
+#include <unordered_map>
+#include <vector>
+
+namespace racepredict::trace {
+namespace {
+
+using codec::Cursor;
+using codec::Status;
+
+/// Payloads are read in steps of this size, so a corrupt length in a stream
+/// whose size we do not know costs at most one step of memory beyond the data.
+constexpr size_t kReadStep = 1 << 20;
+/// Seqs above this are corruption (and keep seq arithmetic overflow-free).
+constexpr uint64_t kMaxSeq = uint64_t{1} << 62;
+
+/// Reads fields of one record or entry, remembering the first failure so
+/// that the caller checks once per record instead of once per field.
+struct Fields {
+  Cursor &c;
+  Status st = Status::Ok;
+  uint64_t v() {
+    uint64_t x = 0;
+    if (st == Status::Ok)
+      st = c.varint(&x);
+    return x;
+  }
+  uint8_t b() {
+    uint8_t x = 0;
+    if (st == Status::Ok)
+      st = c.byte(&x);
+    return x;
+  }
+  std::string s() {
+    std::string x;
+    if (st == Status::Ok)
+      st = c.string(&x);
+    return x;
+  }
+  /// A count of items (minus `bias`) of at least one byte each; more than
+  /// the bytes left means the block was cut (or is corrupt): reading them
+  /// cannot succeed, and nothing is allocated for them.
+  uint64_t count(uint64_t bias) {
+    uint64_t n = v();
+    if (st == Status::Ok && n > bias && n - bias > c.remaining())
+      st = Status::Short;
+    return n;
+  }
+};
+
+bool sane(const std::string &s) {
+  for (unsigned char ch : s)
+    if (ch < 0x20 || ch == 0x7f)
+      return false;
+  return true;
+}
+
+class BinaryReader {
+public:
+  BinaryReader(std::istream &in, const std::string &name,
+               const ReadOptions &opts)
+      : in_(in), name_(name), opts_(opts) {}
+
+  Expected<Trace> read(ReadInfo *info);
+
+private:
+  Error fail(uint64_t offset, const std::string &msg) const {
+    return Error{name_ + ": byte " + std::to_string(offset) + " (after " +
+                 std::to_string(raw_.events.size()) + " events): " + msg};
+  }
+  size_t readBytes(unsigned char *dst, size_t n) {
+    in_.read(reinterpret_cast<char *>(dst), static_cast<std::streamsize>(n));
+    size_t got = static_cast<size_t>(in_.gcount());
+    offset_ += got;
+    return got;
+  }
+  Expected<bool> header();
+  /// Growing the event vectors by doubling copies and page-faults them
+  /// again and again; a recorded trace takes 4-10 bytes per event, so size
+  /// them once from the bytes left (never more than the file could hold).
+  void reserveForFileSize() {
+    std::streampos here = in_.tellg();
+    if (here == std::streampos(-1))
+      return;
+    in_.seekg(0, std::ios::end);
+    std::streampos end = in_.tellg();
+    in_.seekg(here);
+    if (end == std::streampos(-1) || end <= here) {
+      in_.clear();
+      return;
+    }
+    // Capped: a huge corrupt file must not reserve gigabytes up front.
+    size_t estimate =
+        std::min<size_t>(static_cast<size_t>(end - here) / 4, size_t{1} << 24);
+    raw_.events.reserve(estimate);
+    raw_.seqs.reserve(estimate);
+  }
+  /// Parses one block; sets raw_.cut when its payload ends before its length.
+  Expected<bool> block(uint8_t type, Cursor &c, bool complete);
+  Expected<bool> names(Cursor &c, bool complete);
+  Expected<bool> sources(Cursor &c, bool complete);
+  Expected<bool> inits(Cursor &c, bool complete);
+  Expected<bool> events(Cursor &c, bool complete);
+  /// One record; returns false (without an error) when it is incomplete.
+  Expected<bool> record(Cursor &c, uint64_t threadKey, uint64_t *prevSeq);
+
+  std::istream &in_;
+  const std::string &name_;
+  const ReadOptions &opts_;
+  uint64_t offset_ = 0;
+  RawTrace raw_;
+  std::unordered_map<uint64_t, size_t> sourceIndex_; ///< duplicate check
+  std::vector<uint64_t> list_; ///< scratch: a record's dependences or args
+};
+
+Expected<bool> BinaryReader::header() {
+  unsigned char h[RP_HEADER_SIZE];
+  size_t got = readBytes(h, sizeof(h));
+  if (got < sizeof(RP_TRACE_MAGIC) ||
+      std::string(reinterpret_cast<char *>(h), sizeof(RP_TRACE_MAGIC)) !=
+          std::string(RP_TRACE_MAGIC, sizeof(RP_TRACE_MAGIC)))
+    return Error{name_ + ": not a racepredict binary trace (no '" +
+                 RP_TRACE_MAGIC + "' magic at byte 0)"};
+  if (got < sizeof(h))
+    return Error{name_ + ": truncated at byte " + std::to_string(got) +
+                 " after 0 events (in the file header)"};
+  unsigned version = h[8] | unsigned{h[9]} << 8;
+  if (version != RP_TRACE_VERSION)
+    return Error{name_ + ": binary trace format version " +
+                 std::to_string(version) +
+                 " is not supported: this racepredict reads version " +
+                 std::to_string(RP_TRACE_VERSION) +
+                 " (use the racepredict that recorded it to convert it to "
+                 "text)"};
+  if (h[10] != 1)
+    return fail(10, "byte order " + std::to_string(h[10]) +
+                        " is not supported (1 = little-endian)");
+  if (h[11] != 4 && h[11] != 8)
+    return fail(11, "pointer width " + std::to_string(h[11]) +
+                        " is not supported (4 or 8 bytes)");
+  if (uint32_t flags = codec::getU32(h + 12))
+    return fail(12, "unknown header flags " + hexKey(flags));
+  return true;
+}
+
+Expected<Trace> BinaryReader::read(ReadInfo *info) {
+  auto h = header();
+  if (!h)
+    return h.error();
+  reserveForFileSize();
+  std::vector<unsigned char> buf;
+  bool sawEnd = false;
+  while (!sawEnd && !raw_.cut) {
+    uint64_t start = offset_;
+    unsigned char bh[RP_BLOCK_HEADER_SIZE];
+    if (readBytes(bh, sizeof(bh)) < sizeof(bh)) {
+      raw_.cut = true;
+      break;
+    }
+    uint8_t type = bh[0];
+    uint32_t len = codec::getU32(bh + 4);
+    if (type < RP_BLOCK_NAMES || type > RP_BLOCK_END)
+      return fail(start, "unknown block type " + std::to_string(type));
+    if (type == RP_BLOCK_END) {
+      if (len != 0)
+        return fail(start, "the END block has a payload (" +
+                               std::to_string(len) + " bytes)");
+      if (in_.peek() != std::char_traits<char>::eof())
+        return fail(offset_, "data after the END block");
+      sawEnd = true;
+      break;
+    }
+    buf.clear();
+    while (buf.size() < len) {
+      size_t old = buf.size();
+      size_t step = std::min<size_t>(len - old, kReadStep);
+      buf.resize(old + step);
+      size_t got = readBytes(buf.data() + old, step);
+      if (got < step) {
+        buf.resize(old + got);
+        break;
+      }
+    }
+    bool complete = buf.size() == len;
+    Cursor c(buf.data(), buf.data() + buf.size(), start + sizeof(bh));
+    auto r = block(type, c, complete);
+    if (!r)
+      return r.error();
+    if (!complete)
+      raw_.cut = true;
+  }
+  if (in_.bad())
+    return fail(offset_, "read error");
+  std::string cutMsg = name_ + ": truncated at byte " +
+                       std::to_string(offset_) + " after " +
+                       std::to_string(raw_.events.size()) + " events";
+  if (raw_.cut && !opts_.allowTruncated)
+    return Error{cutMsg + " (no END block: the recording was cut; pass "
+                          "--allow-truncated to use the events before the "
+                          "cut)"};
+  auto t = resolveRawTrace(raw_, name_);
+  if (t && info) {
+    info->format = TraceFormat::Binary;
+    info->truncated = raw_.cut;
+    info->truncation = raw_.cut ? cutMsg : std::string();
+  }
+  return t;
+}
+
+Expected<bool> BinaryReader::block(uint8_t type, Cursor &c, bool complete) {
+  switch (type) {
+  case RP_BLOCK_NAMES:
+    return names(c, complete);
+  case RP_BLOCK_SOURCES:
+    return sources(c, complete);
+  case RP_BLOCK_INIT:
+    return inits(c, complete);
+  default:
+    return events(c, complete);
+  }
+}
+
+// The entry parsers below share one shape: an entry that runs out of bytes
+// ends the block if the block was cut, and is corruption otherwise.
+#define RACEPREDICT_CHECK_ENTRY(f, start, what)                                \
+  if ((f).st == Status::Bad)                                                   \
+    return fail(start, "malformed number in " what);                           \
+  if ((f).st == Status::Short) {                                               \
+    if (complete)                                                              \
+      return fail(start, what " runs past the end of its block");              \
+    return true;                                                               \
+  }
+
+Expected<bool> BinaryReader::names(Cursor &c, bool complete) {
+  while (!c.atEnd()) {
+    uint64_t start = c.offset();
+    Fields f{c};
+    uint8_t ns = f.b();
+    uint64_t key = f.v();
+    std::string name = f.s();
+    RACEPREDICT_CHECK_ENTRY(f, start, "a NAMES entry");
+    if (ns >= kNumNameSpaces)
+      return fail(start, "unknown name space " + std::to_string(ns));
+    if (name.empty() || !sane(name))
+      return fail(start, "an empty or unprintable name");
+    KeySpace &ks = raw_.keys[ns];
+    ks.names[ks.id(key)] = std::move(name);
+  }
+  return true;
+}
+
+Expected<bool> BinaryReader::sources(Cursor &c, bool complete) {
+  while (!c.atEnd()) {
+    uint64_t start = c.offset();
+    Fields f{c};
+    uint64_t id = f.v();
+    SourceLoc loc;
+    loc.file = f.s();
+    uint64_t line = f.v(), col = f.v();
+    loc.function = f.s();
+    RACEPREDICT_CHECK_ENTRY(f, start, "a SOURCES entry");
+    if (id == 0 || id >= kNone)
+      return fail(start, "source id " + std::to_string(id) + " out of range");
+    if (line > UINT32_MAX || col > UINT32_MAX)
+      return fail(start, "source line or column out of range");
+    // An empty file is legal: the runtime writes one for code without
+    // debug information.
+    if (!sane(loc.file) || !sane(loc.function))
+      return fail(start, "an unprintable source file or function name");
+    loc.line = static_cast<uint32_t>(line);
+    loc.column = static_cast<uint32_t>(col);
+    if (!sourceIndex_.emplace(id, raw_.sources.size()).second)
+      return fail(start, "source id " + std::to_string(id) + " defined twice");
+    raw_.sources.emplace_back(id, std::move(loc));
+  }
+  return true;
+}
+
+Expected<bool> BinaryReader::inits(Cursor &c, bool complete) {
+  while (!c.atEnd()) {
+    uint64_t start = c.offset();
+    Fields f{c};
+    uint64_t key = f.v();
+    int64_t value = codec::unzigzag(f.v());
+    RACEPREDICT_CHECK_ENTRY(f, start, "an INIT entry");
+    raw_.inits.emplace_back(raw_.keys[int(NameSpace::Location)].id(key), value);
+  }
+  return true;
+}
+
+Expected<bool> BinaryReader::events(Cursor &c, bool complete) {
+  uint64_t start = c.offset();
+  Fields f{c};
+  uint64_t threadKey = f.v();
+  uint64_t firstSeq = f.v();
+  uint64_t count = f.v();
+  RACEPREDICT_CHECK_ENTRY(f, start, "the EVENTS block header");
+  if (firstSeq > kMaxSeq)
+    return fail(start,
+                "first seq " + std::to_string(firstSeq) + " out of range");
+  // Every record takes at least two bytes (kind, seq delta).
+  if (complete && count > c.remaining() / 2)
+    return fail(start, "the EVENTS block claims " + std::to_string(count) +
+                           " records but holds only " +
+                           std::to_string(c.remaining()) + " bytes");
+  uint64_t prev = firstSeq - 1; // wraps for 0; the first delta adds it back
+  for (uint64_t i = 0; i < count; ++i) {
+    uint64_t recStart = c.offset();
+    auto r = record(c, threadKey, &prev);
+    if (!r)
+      return r;
+    if (!*r) {
+      if (complete)
+        return fail(recStart, "a record runs past the end of its block");
+      return true; // the file was cut inside this record
+    }
+  }
+  if (!c.atEnd())
+    return fail(c.offset(), std::to_string(c.remaining()) +
+                                " stray bytes after the last record of an "
+                                "EVENTS block");
+  return true;
+}
+
+Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
+                                    uint64_t *prevSeq) {
+  uint64_t start = c.offset();
+  Fields f{c};
+  uint8_t code = f.b();
+  uint64_t delta = f.v();
+  if (f.st == Status::Ok && (code & ~RP_HAS_SRC) >= kNumEventKinds)
+    return fail(start,
+                "unknown event kind " + std::to_string(code & ~RP_HAS_SRC));
+  Event e{};
+  e.kind = static_cast<EventKind>(code & ~RP_HAS_SRC);
+  e.extra = kNone;
+  // Raw fields first; keys are interned only once the record is complete
+  // and valid, so a cut record leaves no phantom symbol behind.
+  uint64_t obj = 0, aux = 0, size = 0, notify = 0, old = 0;
+  uint64_t nlist = 0; // dependences + 1 (branch) or arguments (custom)
+  list_.clear();
+  bool has = false;
+  NameSpace ns = objNameSpace(e.kind, &has);
+  if (has)
+    obj = f.v();
+  switch (e.kind) {
+  case EventKind::Wait:
+    aux = f.v();
+    notify = f.v();
+    break;
+  case EventKind::Barrier:
+  case EventKind::Alloc:
+  case EventKind::Free:
+    aux = f.v();
+    break;
+  case EventKind::SemInit:
+    aux = f.v();
+    break;
+  case EventKind::Read:
+  case EventKind::Write:
+  case EventKind::AtomicRead:
+  case EventKind::AtomicWrite:
+  case EventKind::AtomicRmw:
+    size = f.v();
+    e.value = codec::unzigzag(f.v());
+    if (e.kind == EventKind::AtomicRmw)
+      old = f.v();
+    break;
+  case EventKind::Branch:
+  case EventKind::Custom:
+    nlist = f.count(e.kind == EventKind::Branch ? 1 : 0);
+    for (uint64_t i = e.kind == EventKind::Branch ? 1 : 0;
+         i < nlist && f.st == Status::Ok; ++i)
+      list_.push_back(f.v());
+    break;
+  default:
+    break;
+  }
+  uint64_t src = (code & RP_HAS_SRC) ? f.v() : 0;
+  if (f.st == Status::Short)
+    return false;
+  if (f.st == Status::Bad)
+    return fail(start, "malformed number in a record");
+
+  if (delta > kMaxSeq || *prevSeq + 1 + delta > kMaxSeq)
+    return fail(start, "seq out of range");
+  uint64_t seq = *prevSeq + 1 + delta;
+  if (size > 255)
+    return fail(start, "access size " + std::to_string(size) + " out of range");
+  if (e.kind == EventKind::Barrier && (aux < 1 || aux > 1000000))
+    return fail(start, "barrier count " + std::to_string(aux) +
+                           " out of range (1 to 1000000)");
+  if (e.kind == EventKind::SemInit && aux > uint64_t{INT64_MAX})
+    return fail(start, "semaphore value out of range");
+  if ((e.kind == EventKind::Alloc || e.kind == EventKind::Free) &&
+      aux > UINT32_MAX)
+    return fail(start, "size " + std::to_string(aux) + " out of range");
+  if (e.kind == EventKind::Wait && notify > seq)
+    return fail(start, "a wait names a notify that is not before it");
+  if (e.kind == EventKind::Branch)
+    for (uint64_t d : list_)
+      if (d == 0 || d > seq)
+        return fail(start, "a branch dependence that is not before it");
+  if (src >= kNone || ((code & RP_HAS_SRC) && src == 0))
+    return fail(start, "source id " + std::to_string(src) + " out of range");
+
+  e.thread = raw_.keys[int(NameSpace::Thread)].id(threadKey);
+  e.size = static_cast<uint8_t>(size);
+  e.src = static_cast<SrcId>(src);
+  if (has)
+    e.obj = raw_.keys[int(ns)].id(obj);
+  switch (e.kind) {
+  case EventKind::Wait:
+    e.aux = raw_.keys[int(NameSpace::Lock)].id(aux);
+    e.extra = static_cast<uint32_t>(raw_.notify.size());
+    raw_.notify.push_back(notify);
+    break;
+  case EventKind::SemInit:
+    e.value = static_cast<int64_t>(aux);
+    break;
+  case EventKind::Barrier:
+  case EventKind::Alloc:
+  case EventKind::Free:
+    e.aux = static_cast<uint32_t>(aux);
+    break;
+  case EventKind::AtomicRmw:
+    e.extra = static_cast<uint32_t>(raw_.t.rmwOld.size());
+    raw_.t.rmwOld.push_back(codec::unzigzag(old));
+    break;
+  case EventKind::Branch:
+    if (nlist > 0) {
+      e.extra = static_cast<uint32_t>(raw_.depOff.size() - 1);
+      for (uint64_t d : list_)
+        raw_.depSeqs.push_back(seq - d);
+      raw_.depOff.push_back(raw_.depSeqs.size());
+    }
+    break;
+  case EventKind::Custom: {
+    std::vector<SymId> args;
+    args.reserve(list_.size());
+    for (uint64_t k : list_)
+      args.push_back(raw_.keys[int(ns)].id(k));
+    e.extra = raw_.t.addArgs(args);
+    break;
+  }
+  default:
+    break;
+  }
+  *prevSeq = seq;
+  raw_.events.push_back(e);
+  raw_.seqs.push_back(seq);
+  return true;
+}
+
+#undef RACEPREDICT_CHECK_ENTRY
+
+} // namespace
+
+Expected<Trace> parseBinaryTrace(std::istream &in, const std::string &name,
+                                 const ReadOptions &opts, ReadInfo *info) {
+  return BinaryReader(in, name, opts).read(info);
+}
+
+} // namespace racepredict::trace

@@ -1,0 +1,214 @@
+//===- trace/binary_resolve.cpp - From a raw binary trace to a Trace ------===//
+//
+// The trace-level half of the binary reader (see binary_raw.h): everything
+// that needs the whole file. Blocks of different threads interleave, so
+// events are sorted by seq here, and only then can a wait's notify seq or a
+// branch's dependence seqs become event indices. Checks mirror the text
+// reader's (it checks them while parsing, when the events are known), and
+// finishTrace then establishes the same invariants for both formats.
+//
+#include "binary_raw.h"
+
+#include "racepredict/trace/text_format.h"
+
+#include <algorithm>
+
+namespace racepredict::trace {
+namespace {
+
+class Resolver {
+public:
+  Resolver(RawTrace &raw, const std::string &name) : raw_(raw), name_(name) {}
+
+  Expected<Trace> run() {
+    for (auto step : {&Resolver::bindNames, &Resolver::orderBySeq,
+                      &Resolver::resolveRefs}) {
+      auto r = (this->*step)();
+      if (!r)
+        return r.error();
+    }
+    raw_.t.events = std::move(raw_.events);
+    // The same consistency pass as the text reader: thread ids, rmw values.
+    auto r = finishTrace(raw_.t, name_);
+    if (!r)
+      return r.error();
+    return std::move(raw_.t);
+  }
+
+private:
+  Error failEvent(size_t i, const std::string &msg) const {
+    return Error{name_ + ": event " + std::to_string(i) + ": " + msg};
+  }
+  /// Index of the event with `seq` (after orderBySeq), or kNone.
+  uint32_t indexOf(uint64_t seq) const {
+    auto it = std::lower_bound(raw_.seqs.begin(), raw_.seqs.end(), seq);
+    if (it == raw_.seqs.end() || *it != seq)
+      return kNone;
+    return static_cast<uint32_t>(it - raw_.seqs.begin());
+  }
+  Expected<bool> bindNames();
+  Expected<bool> orderBySeq();
+  Expected<bool> resolveRefs();
+
+  RawTrace &raw_;
+  const std::string &name_;
+};
+
+Expected<bool> Resolver::bindNames() {
+  // Keys that name the same string are one object, as in the text format.
+  std::vector<SymId> remap[kNumNameSpaces];
+  for (int ns = 0; ns < kNumNameSpaces; ++ns) {
+    KeySpace &ks = raw_.keys[ns];
+    SymbolTable &tab = raw_.t.names[ns];
+    for (size_t i = 0; i < ks.keys.size(); ++i) {
+      const std::string &n = ks.names[i];
+      if (!n.empty())
+        remap[ns].push_back(tab.intern(n));
+      else if (ns == int(NameSpace::Thread))
+        remap[ns].push_back(tab.intern("t" + std::to_string(ks.keys[i])));
+      else
+        remap[ns].push_back(tab.intern(hexKey(ks.keys[i])));
+    }
+  }
+  const auto &threads = remap[int(NameSpace::Thread)];
+  for (Event &e : raw_.events) {
+    e.thread = threads[e.thread];
+    bool has = false;
+    NameSpace ns = objNameSpace(e.kind, &has);
+    if (has)
+      e.obj = remap[int(ns)][e.obj];
+    if (e.kind == EventKind::Wait)
+      e.aux = remap[int(NameSpace::Lock)][e.aux];
+  }
+  for (SymId &a : raw_.t.argItems)
+    a = remap[int(NameSpace::Custom)][a];
+  for (auto &[loc, v] : raw_.inits)
+    raw_.t.initValues[remap[int(NameSpace::Location)][loc]] = v;
+  // Source ids: file order of definition (a converted trace keeps its ids).
+  std::unordered_map<uint64_t, SrcId> srcMap;
+  for (auto &[id, loc] : raw_.sources)
+    srcMap.emplace(id, raw_.t.addSource(std::move(loc)));
+  for (size_t i = 0; i < raw_.events.size(); ++i) {
+    Event &e = raw_.events[i];
+    if (e.src == 0)
+      continue;
+    auto it = srcMap.find(e.src);
+    if (it != srcMap.end())
+      e.src = it->second;
+    else if (raw_.cut) // the SOURCES block may have been after the cut
+      e.src = 0;
+    else
+      return Error{name_ + ": source id " + std::to_string(e.src) +
+                   " of an event of thread " + raw_.t.threadName(e.thread) +
+                   " is defined by no SOURCES block"};
+  }
+  return true;
+}
+
+Expected<bool> Resolver::orderBySeq() {
+  std::vector<uint64_t> &seqs = raw_.seqs;
+  size_t n = seqs.size();
+  if (std::is_sorted(seqs.begin(), seqs.end()) &&
+      std::adjacent_find(seqs.begin(), seqs.end()) == seqs.end())
+    return true;
+  // order[k] = the event with the k-th smallest seq. Recorded seqs are a
+  // global counter with few gaps, so when they are dense a direct placement
+  // (linear) does it; otherwise sort (seq, index) pairs.
+  std::vector<uint32_t> order;
+  order.reserve(n);
+  auto dup = [&](uint32_t a, uint32_t b) {
+    return Error{name_ + ": two events have seq " + std::to_string(seqs[b]) +
+                 " (threads " + raw_.t.threadName(raw_.events[a].thread) +
+                 " and " + raw_.t.threadName(raw_.events[b].thread) + ")"};
+  };
+  auto [lo, hi] = std::minmax_element(seqs.begin(), seqs.end());
+  uint64_t range = *hi - *lo + 1;
+  if (range <= 4 * uint64_t{n}) {
+    std::vector<uint32_t> slot(range, kNone);
+    for (size_t i = 0; i < n; ++i) {
+      uint32_t &s = slot[seqs[i] - *lo];
+      if (s != kNone)
+        return dup(s, static_cast<uint32_t>(i));
+      s = static_cast<uint32_t>(i);
+    }
+    for (uint32_t s : slot)
+      if (s != kNone)
+        order.push_back(s);
+  } else {
+    std::vector<std::pair<uint64_t, uint32_t>> pairs(n);
+    for (size_t i = 0; i < n; ++i)
+      pairs[i] = {seqs[i], static_cast<uint32_t>(i)};
+    std::sort(pairs.begin(), pairs.end());
+    for (size_t k = 0; k < n; ++k) {
+      if (k > 0 && pairs[k].first == pairs[k - 1].first)
+        return dup(pairs[k - 1].second, pairs[k].second);
+      order.push_back(pairs[k].second);
+    }
+  }
+  std::vector<Event> sorted;
+  sorted.reserve(n);
+  std::vector<uint64_t> sortedSeqs;
+  sortedSeqs.reserve(n);
+  for (uint32_t i : order) {
+    sorted.push_back(raw_.events[i]);
+    sortedSeqs.push_back(seqs[i]);
+  }
+  raw_.events = std::move(sorted);
+  seqs = std::move(sortedSeqs);
+  return true;
+}
+
+Expected<bool> Resolver::resolveRefs() {
+  std::vector<EventId> deps;
+  for (size_t i = 0; i < raw_.events.size(); ++i) {
+    Event &e = raw_.events[i];
+    if (e.kind == EventKind::Fork || e.kind == EventKind::Join) {
+      if (e.obj == e.thread)
+        return failEvent(i, std::string("a thread cannot ") + opName(e.kind) +
+                                " itself");
+    } else if (e.kind == EventKind::Wait) {
+      uint64_t n = raw_.notify[e.extra];
+      e.extra = n == 0 ? kNone : indexOf(n - 1);
+      e.flags = 1; // explicit match (or none): finishTrace keeps it
+      if (n == 0 || (e.extra == kNone && raw_.cut))
+        continue; // the notify was after the cut: treat as unmatched
+      if (e.extra == kNone)
+        return failEvent(i, "the wait names notify seq " +
+                                std::to_string(n - 1) + ", which no event has");
+      const Event &ne = raw_.events[e.extra];
+      if (!isNotify(ne.kind) || ne.obj != e.obj)
+        return failEvent(i, "the wait's notify (event " +
+                                std::to_string(e.extra) +
+                                ") is not a signal/broadcast on its cond");
+    } else if (e.kind == EventKind::Branch && e.extra != kNone) {
+      deps.clear();
+      bool lost = false;
+      for (size_t k = raw_.depOff[e.extra]; k < raw_.depOff[e.extra + 1]; ++k) {
+        uint32_t d = indexOf(raw_.depSeqs[k]);
+        if (d == kNone) {
+          lost = true;
+          continue;
+        }
+        const Event &de = raw_.events[d];
+        if (de.thread != e.thread || !readsValue(de.kind))
+          return failEvent(i, "branch dependence " + std::to_string(d) +
+                                  " is not a read of thread " +
+                                  raw_.t.threadName(e.thread));
+        deps.push_back(d);
+      }
+      if (lost && !raw_.cut)
+        return failEvent(i, "a branch depends on a seq that no event has");
+      // A lost dependence (cut file) falls back to the conservative rule.
+      e.extra = lost ? kNone : raw_.t.addDeps(deps);
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+Expected<Trace> resolveRawTrace(RawTrace &raw, const std::string &name) {
+  return Resolver(raw, name).run();
+}
+
+} // namespace racepredict::trace
