@@ -11,11 +11,11 @@
 // `mixed`: a random thread steps: it acquires a free lock (8% of steps
 // when it holds none), releases its lock (20% when it holds one), branches
 // (~30%), or reads/writes (1 in 3) a random shared location (the rest):
-// about 6-8% synchronisation, 30% branches, 60% accesses. `fig517`: Carril's Fig. 5.17 program
-// (main: x++, then N x {lock; y++; unlock}; worker: N x {lock; y++;
-// unlock}, then x++), with a loop-condition branch after each y++ that
-// depends on every earlier read (plain rule) or on none (`--deps`, the loop
-// counter is thread-local).
+// about 6-8% synchronisation, 30% branches, 60% accesses. `fig517`: Carril's
+// Fig. 5.17 program (main: x++, then N x {lock; y++; unlock}; worker: N x
+// {lock; y++; unlock}, then x++), with a loop-condition branch after each y++
+// that depends on every earlier read (plain rule) or on none (`--deps`, the
+// loop counter is thread-local).
 //
 // OUT ending in .rptrace is written in the binary format, else as text.
 //

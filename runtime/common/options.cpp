@@ -134,7 +134,9 @@ void printOptionHelp() {
 #define RP_OPTION(type, name, def, desc)                                       \
   {                                                                            \
     RawBuf l;                                                                  \
-    l.str("  ").str(#name).str(" (" #type ", default " #def "): ")             \
+    l.str("  ")                                                                \
+        .str(#name)                                                            \
+        .str(" (" #type ", default " #def "): ")                               \
         .str(desc)                                                             \
         .str("\n");                                                            \
     writeAll(2, l.data, l.len);                                                \

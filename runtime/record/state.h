@@ -52,8 +52,8 @@ struct Globals {
   Options opts;
   bool initialized;
   int fd;
-  uint32_t srcCount; ///< source ids handed out to modules
-  ThreadState *threads;      ///< all thread states (push-only list)
+  uint32_t srcCount;    ///< source ids handed out to modules
+  ThreadState *threads; ///< all thread states (push-only list)
   uint32_t nextThreadKey;
   volatile uint32_t stopping; ///< set at exit: no further recording
   volatile uint32_t fileLock;

@@ -62,8 +62,7 @@ void writeEventsLocked(ThreadState *ts, uint32_t len, uint32_t count) {
   head[0] = RP_BLOCK_EVENTS;
   head[1] = head[2] = head[3] = 0;
   putU32(head + 4, prefix + len);
-  struct iovec iov[2] = {{head, static_cast<size_t>(p - head)},
-                         {ts->buf, len}};
+  struct iovec iov[2] = {{head, static_cast<size_t>(p - head)}, {ts->buf, len}};
   size_t total = iov[0].iov_len + iov[1].iov_len;
   ssize_t w = writev(g.fd, iov, 2);
   if (w != static_cast<ssize_t>(total) && w >= 0) {
@@ -73,8 +72,7 @@ void writeEventsLocked(ThreadState *ts, uint32_t len, uint32_t count) {
       writeAll(g.fd, head + done, iov[0].iov_len - done);
       done = iov[0].iov_len;
     }
-    writeAll(g.fd, ts->buf + (done - iov[0].iov_len),
-             total - done);
+    writeAll(g.fd, ts->buf + (done - iov[0].iov_len), total - done);
   }
 }
 
@@ -196,8 +194,10 @@ void finishTrace(bool fromSignal) {
   spinUnlock(&g.fileLock);
   if (g.opts.verbose) {
     RawBuf b;
-    b.str("racepredict: wrote ").num(events).str(" events to ").str(
-        g.traceName);
+    b.str("racepredict: wrote ")
+        .num(events)
+        .str(" events to ")
+        .str(g.traceName);
     b.str("\n");
     writeAll(2, b.data, b.len);
   }

@@ -158,8 +158,7 @@ std::string FormulaPool::toSmt2(F f) const {
     s << "(>= (+ 0";
     const F *k = kidsBegin(f);
     for (size_t i = 0; k + i != kidsEnd(f); ++i)
-      s << " (ite " << toSmt2(k[i]) << " " << coeffs_[n.kidsBegin + i]
-        << " 0)";
+      s << " (ite " << toSmt2(k[i]) << " " << coeffs_[n.kidsBegin + i] << " 0)";
     s << ") " << n.k << ")";
     break;
   }

@@ -37,8 +37,8 @@ void MaximalEncoding::encodeControlFlow() {
       readConcrete_[e] = pool_.boolVar(pool_.newBoolVar());
 
   for (ThreadId th = 0; th < idx_.numThreads(); ++th) {
-    F chain = pool_.top();        // A_i: all read-likes/tryfails so far
-    std::vector<F> tryfails;      // refail(f) of the tryfails so far
+    F chain = pool_.top();   // A_i: all read-likes/tryfails so far
+    std::vector<F> tryfails; // refail(f) of the tryfails so far
     for (EventId e : idx_.threadEvents(th)) {
       const Event &ev = t.events[e];
       if (trace::writesValue(ev.kind) && ev.kind != EventKind::AtomicRmw)

@@ -35,8 +35,8 @@ public:
     try {
       solver_.add(translate(pool, f));
       if (!cfg_.dumpSmt2Dir.empty())
-        baseText_ << "; " << labelName(label) << "\n(assert "
-                  << pool.toSmt2(f) << ")\n";
+        baseText_ << "; " << labelName(label) << "\n(assert " << pool.toSmt2(f)
+                  << ")\n";
     } catch (const z3::exception &e) {
       baseError_ = e.msg();
     }
@@ -52,10 +52,10 @@ public:
     try {
       z3::params p(ctx_);
       p.set("timeout", limits.timeoutMs ? limits.timeoutMs : 4294967295u);
-      p.set("rlimit", static_cast<unsigned>(
-                          limits.rlimit ? std::min<uint64_t>(limits.rlimit,
-                                                             4294967295u)
-                                        : 0u));
+      p.set("rlimit",
+            static_cast<unsigned>(
+                limits.rlimit ? std::min<uint64_t>(limits.rlimit, 4294967295u)
+                              : 0u));
       if (cfg_.differenceLogicOnly)
         p.set("arith.solver", 1u);
       solver_.set(p);
@@ -135,8 +135,8 @@ private:
       const F *k = pool.kidsBegin(f);
       for (uint32_t i = 0; k + i != pool.kidsEnd(f); ++i) {
         int64_t c = pool.coeffs()[n.kidsBegin + i];
-        sum = sum + z3::ite(translate(pool, k[i]), ctx_.int_val(c),
-                            ctx_.int_val(0));
+        sum = sum +
+              z3::ite(translate(pool, k[i]), ctx_.int_val(c), ctx_.int_val(0));
       }
       e = sum >= ctx_.int_val(n.k);
       break;
@@ -150,8 +150,8 @@ private:
     if (cfg_.dumpSmt2Dir.empty())
       return;
     static std::atomic<unsigned> counter{0};
-    std::ofstream out(cfg_.dumpSmt2Dir + "/query-" +
-                      std::to_string(counter++) + ".smt2");
+    std::ofstream out(cfg_.dumpSmt2Dir + "/query-" + std::to_string(counter++) +
+                      ".smt2");
     for (uint32_t i = 0; i < order_.size(); ++i)
       out << "(declare-const o" << i << " Int)\n";
     for (uint32_t i = 0; i < pool.numBoolVars(); ++i)

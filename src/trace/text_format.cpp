@@ -189,8 +189,7 @@ private:
     for (size_t i = from; i < ops.size(); ++i) {
       int64_t v;
       if (!parseInt(ops[i], &v) || v < 0)
-        return fail("expected an event index after '<-', got '" + ops[i] +
-                    "'");
+        return fail("expected an event index after '<-', got '" + ops[i] + "'");
       if (static_cast<size_t>(v) >= t_.events.size())
         return fail("'<- " + ops[i] + "' names an event that is not before " +
                     "this one (events so far: " +

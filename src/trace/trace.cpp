@@ -114,10 +114,10 @@ NameSpace objNameSpace(EventKind k, bool *hasObj) {
 
 const char *opName(EventKind k) {
   static const char *const kNames[kNumEventKinds] = {
-      "begin", "end",    "fork",      "join",    "acq",     "rel",
-      "racq",  "tryfail", "wait",     "signal",  "broadcast", "barrier",
-      "seminit", "post", "semwait",   "rd",      "wr",      "ard",
-      "awr",   "armw",   "br",        "alloc",   "free",    "ev"};
+      "begin",   "end",     "fork",    "join",   "acq",       "rel",
+      "racq",    "tryfail", "wait",    "signal", "broadcast", "barrier",
+      "seminit", "post",    "semwait", "rd",     "wr",        "ard",
+      "awr",     "armw",    "br",      "alloc",  "free",      "ev"};
   return kNames[static_cast<int>(k)];
 }
 

@@ -1,4 +1,5 @@
-//===- analysis/trace_index.h - Per-thread, per-lock, per-location indexes -===//
+//===- analysis/trace_index.h - Per-thread, per-lock, per-location indexes
+//-===//
 //
 // Derived structure of a trace that both the SMT encoding and the schedule
 // checker need, computed once: program order, lock sections, barrier

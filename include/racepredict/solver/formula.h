@@ -22,14 +22,14 @@ using F = uint32_t;        ///< handle of a formula node in its pool
 enum class FOp : uint8_t {
   True,
   False,
-  Lt,     ///< O_a < O_b
-  Le,     ///< O_a <= O_b
-  Bool,   ///< Boolean variable a
-  Not,    ///< kids[0]
-  And,    ///< all kids
-  Or,     ///< any kid
-  Implies,///< kids[0] -> kids[1]
-  PbGe,   ///< sum(coeff_i * [kid_i]) >= k
+  Lt,      ///< O_a < O_b
+  Le,      ///< O_a <= O_b
+  Bool,    ///< Boolean variable a
+  Not,     ///< kids[0]
+  And,     ///< all kids
+  Or,      ///< any kid
+  Implies, ///< kids[0] -> kids[1]
+  PbGe,    ///< sum(coeff_i * [kid_i]) >= k
 };
 
 struct FNode {
@@ -40,8 +40,18 @@ struct FNode {
 };
 
 /// Category labels (CBMC style) for statistics and explanations.
-enum class Label : uint8_t { Po, Fork, Join, Notify, Barrier, Lock, Sem, Cf,
-                             Rf, Race };
+enum class Label : uint8_t {
+  Po,
+  Fork,
+  Join,
+  Notify,
+  Barrier,
+  Lock,
+  Sem,
+  Cf,
+  Rf,
+  Race
+};
 const char *labelName(Label l);
 
 class FormulaPool {

@@ -20,9 +20,9 @@
 namespace racepredict::solver {
 
 using analysis::EventId;
+using analysis::Step;
 using analysis::SymId;
 using analysis::ThreadId;
-using analysis::Step;
 using analysis::TraceIndex;
 
 class MaximalEncoding {
@@ -52,9 +52,9 @@ private:
   void encodeSyncOrder();
   void encodeLocks();
   void encodeSemaphores();
-  void encodeControlFlow();     // read_consistency.cpp
-  F concreteRead(EventId r);    // read_consistency.cpp
-  F refailing(EventId f);       // read_consistency.cpp
+  void encodeControlFlow();  // read_consistency.cpp
+  F concreteRead(EventId r); // read_consistency.cpp
+  F refailing(EventId f);    // read_consistency.cpp
   F in(OrderVar n) { return pool_.lt(n, cut_); }
   F out(OrderVar n) { return pool_.le(cut_, n); }
   OrderVar releaseNode(const analysis::LockSection &s) const;

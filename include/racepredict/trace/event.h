@@ -29,11 +29,11 @@ enum class EventKind : uint8_t {
   Wait,     ///< obj = cond, aux = lock, extra = matched notify or kNone
   Signal,   ///< obj = cond
   Broadcast,
-  Barrier,  ///< obj = barrier, aux = count (arrivals per generation)
-  SemInit,  ///< obj = sem, value = initial count
-  SemPost,  ///< obj = sem
-  SemWait,  ///< obj = sem
-  Read,     ///< obj = location, value, size
+  Barrier, ///< obj = barrier, aux = count (arrivals per generation)
+  SemInit, ///< obj = sem, value = initial count
+  SemPost, ///< obj = sem
+  SemWait, ///< obj = sem
+  Read,    ///< obj = location, value, size
   Write,
   AtomicRead,
   AtomicWrite,
@@ -59,7 +59,15 @@ struct Event {
 static_assert(sizeof(Event) == 32, "Event must stay 32 bytes (memory budget)");
 
 /// The name spaces of the symbols an event refers to.
-enum class NameSpace : uint8_t { Thread, Location, Lock, Cond, Barrier, Sem, Custom };
+enum class NameSpace : uint8_t {
+  Thread,
+  Location,
+  Lock,
+  Cond,
+  Barrier,
+  Sem,
+  Custom
+};
 inline constexpr int kNumNameSpaces = 7;
 
 inline bool isAccess(EventKind k) {

@@ -17,12 +17,12 @@ TEST(FormulaPool, SimplifiesAndHashConses) {
   EXPECT_EQ(p.mkOr({}), p.bottom());
   EXPECT_EQ(p.mkNot(p.mkNot(a)), a);
   EXPECT_EQ(p.implies(p.top(), a), a);
-  EXPECT_EQ(p.toSmt2(p.mkAnd({a, p.le(2, 1)})),
-            "(and (< o0 o1) (<= o2 o1))");
+  EXPECT_EQ(p.toSmt2(p.mkAnd({a, p.le(2, 1)})), "(and (< o0 o1) (<= o2 o1))");
   EXPECT_FALSE(p.hasPb());
   F pb = p.pbGe({a, p.lt(1, 2)}, {1, -1}, 0);
   EXPECT_TRUE(p.hasPb());
-  EXPECT_EQ(p.toSmt2(pb), "(>= (+ 0 (ite (< o0 o1) 1 0) (ite (< o1 o2) -1 0)) 0)");
+  EXPECT_EQ(p.toSmt2(pb),
+            "(>= (+ 0 (ite (< o0 o1) 1 0) (ite (< o1 o2) -1 0)) 0)");
 }
 
 TEST(Z3OrderSolver, SatUnsatAndModelsRespectTheBase) {

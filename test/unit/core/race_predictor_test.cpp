@@ -144,8 +144,7 @@ TEST(RacePredictor, AtomicRmwValueOrdersThreads) {
 
 TEST(RacePredictor, BarrierAndForkJoinOrder) {
   expectRaces("t1 wr x 1\nt1 barrier b 2\nt2 barrier b 2\nt2 rd x 1\n", {});
-  expectRaces("t1 wr x 1\nt1 fork t2\nt2 wr x 2\nt1 join t2\nt1 rd x 2\n",
-              {});
+  expectRaces("t1 wr x 1\nt1 fork t2\nt2 wr x 2\nt1 join t2\nt1 rd x 2\n", {});
 }
 
 TEST(RacePredictor, InitValueFeedsFirstRead) {

@@ -22,13 +22,13 @@ trace::Trace parse(const std::string &text) {
 } // namespace
 
 TEST(TraceIndex, SectionsPairAcquiresWithReleasesAndWaits) {
-  trace::Trace t = parse("t1 acq m\n"          // 0
-                         "t1 racq r\n"         // 1
-                         "t2 signal c\n"       // 2
-                         "t1 wait c m <- 2\n"  // 3: closes 0's section, opens
-                         "t1 rel r\n"          // 4
-                         "t1 rel m\n"          // 5
-                         "t2 acq m\n");        // 6: never released
+  trace::Trace t = parse("t1 acq m\n"         // 0
+                         "t1 racq r\n"        // 1
+                         "t2 signal c\n"      // 2
+                         "t1 wait c m <- 2\n" // 3: closes 0's section, opens
+                         "t1 rel r\n"         // 4
+                         "t1 rel m\n"         // 5
+                         "t2 acq m\n");       // 6: never released
   analysis::TraceIndex idx(t);
   ASSERT_EQ(idx.sections().size(), 4u);
   SymId m = *t.table(trace::NameSpace::Lock).find("m");
@@ -75,20 +75,19 @@ TEST(TraceIndex, BarrierGenerationsAndSemaphoreInitialCount) {
   EXPECT_EQ(idx.barrierGenerations()[0], (std::vector<EventId>{0, 1}));
   EXPECT_EQ(idx.barrierGenerations()[1], (std::vector<EventId>{2, 3}));
   // Two waits before any post: the semaphore must have started at 2.
-  EXPECT_EQ(idx.semInitialCount(*t.table(trace::NameSpace::Sem).find("s")),
-            2);
+  EXPECT_EQ(idx.semInitialCount(*t.table(trace::NameSpace::Sem).find("s")), 2);
 }
 
 TEST(MustHappenBefore, ForkJoinNotifyAndBarrierEdges) {
-  trace::Trace t = parse("t1 wr x 1\n"       // 0
-                         "t1 fork t2\n"      // 1
-                         "t2 rd x 1\n"       // 2
-                         "t2 signal c\n"     // 3
-                         "t3 wait c m\n"     // 4 (matched to 3)
-                         "t3 wr y 1\n"       // 5
-                         "t1 join t2\n"      // 6
-                         "t1 wr z 1\n"       // 7
-                         "t4 wr z 2\n");     // 8
+  trace::Trace t = parse("t1 wr x 1\n"   // 0
+                         "t1 fork t2\n"  // 1
+                         "t2 rd x 1\n"   // 2
+                         "t2 signal c\n" // 3
+                         "t3 wait c m\n" // 4 (matched to 3)
+                         "t3 wr y 1\n"   // 5
+                         "t1 join t2\n"  // 6
+                         "t1 wr z 1\n"   // 7
+                         "t4 wr z 2\n"); // 8
   analysis::TraceIndex idx(t);
   analysis::MustHappenBefore mhb(idx);
   EXPECT_TRUE(mhb.ordered(0, 2));  // fork
