@@ -165,10 +165,12 @@ F MaximalEncoding::raceQuery(EventId a, EventId b,
       conj.push_back(in(te[past - 1]));
     EventId fa = mhb.firstSuccessorIn(t, a), fb = mhb.firstSuccessorIn(t, b);
     EventId first = std::min(fa, fb); // kNone is the largest id
-    if (first != kNone && first != a && first != b) {
-      OrderVar n = half_[first] != kNone ? half_[first] : first;
-      conj.push_back(out(n));
-    }
+    // Only the event (return/departure half) is out: the must edge into
+    // it may be a notify → wait return or arrivals → departure edge, which
+    // does not constrain the release/arrival half (it may be in σ). When
+    // the edge comes through program order, `first` is the predecessor.
+    if (first != kNone && first != a && first != b)
+      conj.push_back(out(first));
   }
   return pool_.mkAnd(conj);
 }
