@@ -120,7 +120,7 @@ void parseOptions(Options &o, const char *env) {
     if (*s == ':')
       ++s;
   }
-  o.eventMask = parseEvents(o.events);
+  o.eventMask = parseEvents(o.events) | kRecThread;
   if (o.buffer < 4096)
     o.buffer = 4096; // a block must hold at least a few dozen records
   if (o.buffer > (1u << 30))

@@ -12,7 +12,9 @@ enum EventMask : uint32_t {
   kRecAtomic = 4,
   kRecBranch = 8,
   kRecAlloc = 16,
-  kRecAll = 31
+  kRecAll = 31,
+  /// Thread begin/end/fork/join: always on, whatever events= says.
+  kRecThread = 32
 };
 
 struct Options {

@@ -26,8 +26,9 @@
 
 namespace racepredict::rt {
 
-/// Worst-case size of one record: kind + 6 varints of 10 bytes.
-inline constexpr uint32_t kMaxRecord = 64;
+/// Worst-case size of one record: a branch with 8 dependences (kind + 11
+/// varints of 10 bytes); everything else is below 64.
+inline constexpr uint32_t kMaxRecord = 128;
 
 struct ThreadState {
   uint8_t *buf;      ///< records of the current block (without its header)
@@ -44,6 +45,8 @@ struct ThreadState {
   /// with none adds no constraint under the plain rule and is dropped.
   bool readsSinceBranch;
   bool ended;
+  /// Ticket of the latest load hook, 0 if it was not recorded (branch_deps).
+  uint64_t lastReadSeq;
   uint64_t events; ///< records written by this thread (for verbose=1)
   ThreadState *next;
 };
@@ -58,6 +61,7 @@ struct Globals {
   volatile uint32_t stopping; ///< set at exit: no further recording
   volatile uint32_t fileLock;
   volatile uint32_t initLock;
+  volatile uint32_t srcLock;
   bool finished;
   char traceName[512];
 };
@@ -83,10 +87,48 @@ struct alignas(64) Stripe {
   volatile uint32_t lock;
 };
 extern Stripe gStripes[1u << kStripeBits];
+inline uint32_t stripeIndex(uintptr_t addr) {
+  // Fibonacci hashing of the 8-byte granule spreads neighbours apart; all
+  // aligned accesses of up to 8 bytes to one granule share a stripe.
+  uint64_t h = (static_cast<uint64_t>(addr) >> 3) * 0x9E3779B97F4A7C15ull;
+  return static_cast<uint32_t>(h >> (64 - kStripeBits));
+}
 inline volatile uint32_t *stripeFor(uintptr_t addr) {
-  // Fibonacci hashing of the word address spreads neighbours apart.
-  uint64_t h = (static_cast<uint64_t>(addr) >> 2) * 0x9E3779B97F4A7C15ull;
-  return &gStripes[h >> (64 - kStripeBits)].lock;
+  return &gStripes[stripeIndex(addr)].lock;
+}
+
+/// Shadow of the last recorded value per address, to notice writes the
+/// trace cannot show (uninstrumented code, the kernel, calloc). Each stripe
+/// owns kShadowWays slots, so a slot is only touched under its stripe lock.
+inline constexpr unsigned kShadowWays = 128;
+struct ShadowSlot {
+  uint64_t tag; ///< addr | size << 48; 0 = empty
+  uint64_t raw; ///< last recorded value, zero-extended
+  uint64_t key; ///< the address's current location key (0 = the address)
+};
+extern ShadowSlot *gShadow;
+/// Fresh location keys for renamed addresses (bit 63 set, never reused).
+uint64_t freshKey(uintptr_t addr);
+/// Under the stripe lock of `addr`: the location key to record. When an
+/// observing access finds a value other than the last recorded one, the
+/// address is renamed to a fresh key: the read then starts a new location
+/// under the first-read rule and the trace stays consistent; only pairs
+/// across the hidden write are not compared (docs/recording.md).
+inline uint64_t locationKey(uintptr_t addr, unsigned size, uint64_t raw,
+                            bool observes) {
+  ShadowSlot &s =
+      gShadow[stripeIndex(addr) * kShadowWays +
+              ((static_cast<uint64_t>(addr) * 0xC2B2AE3D27D4EB4Full) >> 57)];
+  uint64_t k = 0;
+  if (s.tag && (s.tag & 0xFFFFFFFFFFFFull) == addr) {
+    k = s.key;
+    if (observes && (s.tag >> 48) == size && s.raw != raw)
+      k = freshKey(addr);
+  }
+  s.tag = addr | static_cast<uint64_t>(size) << 48;
+  s.raw = raw;
+  s.key = k;
+  return k ? k : addr;
 }
 
 inline uint64_t takeSeq() {
@@ -167,7 +209,29 @@ void recordSync(unsigned kind, uint32_t loc, const uint64_t *ops, int n,
                 uint32_t category = kRecSync);
 inline uint64_t key(const void *p) { return reinterpret_cast<uintptr_t>(p); }
 
+/// Like enter() but never attaches a new thread (allocation hooks run inside
+/// glibc's thread start-up, before the trampoline has set up its state).
+inline ThreadState *enterAttached(uint32_t category) {
+  ThreadState *ts = tlsState;
+  if (!ts || ts->inHook || !(g.opts.eventMask & category) || ts->ended)
+    return nullptr;
+  ts->inHook = 1;
+#if !defined(__x86_64__) && !defined(__i386__)
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+  return ts;
+}
+
+/// Marks a recorded read for the plain-branch filter and branch_deps.
+inline void noteRead(ThreadState *ts, uint64_t seq) {
+  ts->readsSinceBranch = true;
+  ts->lastReadSeq = seq;
+}
+
 // --- lifecycle (trace_writer.cpp, init.cpp) -------------------------------
+/// Initialises the runtime once (options, trace file, main thread, exit
+/// handlers); false while initialisation is in progress on this thread.
+bool ensureInit();
 void openTrace();
 void writeBlock(uint8_t type, const uint8_t *payload, uint32_t len);
 /// Exit / fatal-signal path: stops recording, writes every buffer and END.

@@ -28,6 +28,17 @@ namespace racepredict::rt {
 Globals g;
 alignas(64) uint64_t gSeq;
 Stripe gStripes[1u << kStripeBits];
+ShadowSlot *gShadow;
+
+uint64_t freshKey(uintptr_t addr) {
+  static uint64_t renames;
+  uint64_t n = __atomic_add_fetch(&renames, 1, __ATOMIC_RELAXED);
+  // The first 65535 renames keep the address readable in the low 47 bits;
+  // later ones are a bare counter (field 0), so keys never repeat.
+  if (n < (1u << 16))
+    return 1ull << 63 | n << 47 | (addr & ((1ull << 47) - 1));
+  return 1ull << 63 | (n - (1u << 16));
+}
 RP_TLS ThreadState *tlsState;
 
 void spinSlow(volatile uint32_t *l) {

@@ -21,6 +21,7 @@ enum ExitCode {
 /// Each adds one subcommand to `app`; its callback stores its exit code.
 void addAnalyzeCommand(CLI::App &app, int &exitCode);
 void addConvertCommand(CLI::App &app, int &exitCode);
+void addCheckTraceCommand(CLI::App &app, int &exitCode);
 void addCheckWitnessCommand(CLI::App &app, int &exitCode);
 
 } // namespace racepredict::tool

@@ -15,6 +15,7 @@ int main(int argc, char **argv) {
   int exitCode = kExitClean;
   addAnalyzeCommand(app, exitCode);
   addConvertCommand(app, exitCode);
+  addCheckTraceCommand(app, exitCode);
   addCheckWitnessCommand(app, exitCode);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,74 @@
+//===- instrument/LocationTable.cpp - Per-module source location table ----===//
+#include "LocationTable.h"
+
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/Instruction.h"
+
+using namespace llvm;
+
+namespace racepredict {
+
+uint32_t LocationTable::idFor(const Instruction &I) {
+  const DILocation *L = I.getDebugLoc().get();
+  if (!L)
+    return 0;
+  auto It = cache_.find(L);
+  if (It != cache_.end())
+    return It->second;
+  std::string File = L->getFilename().str();
+  StringRef Dir = L->getDirectory();
+  // Relative names are kept as the compiler saw them (reports show them so);
+  // the directory is only used when the file name is empty.
+  if (File.empty())
+    File = Dir.str();
+  std::string Fn;
+  if (const DISubprogram *SP = L->getScope()->getSubprogram())
+    Fn = SP->getName().str();
+  auto Key = std::make_tuple(File, Fn, L->getLine(), L->getColumn());
+  auto [Pos, Inserted] = ids_.try_emplace(Key, entries_.size() + 1);
+  if (Inserted)
+    entries_.push_back({File, Fn, L->getLine(), L->getColumn()});
+  cache_[L] = Pos->second;
+  return Pos->second;
+}
+
+Constant *LocationTable::stringPtr(Module &M, const std::string &S) {
+  auto It = strings_.find(S);
+  if (It != strings_.end())
+    return It->second;
+  LLVMContext &C = M.getContext();
+  Constant *Data = ConstantDataArray::getString(C, S, true);
+  auto *GV =
+      new GlobalVariable(M, Data->getType(), true, GlobalValue::PrivateLinkage,
+                         Data, "__racepredict_str");
+  GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
+  GV->setAlignment(Align(1));
+  Constant *P = ConstantExpr::getPointerCast(GV, Type::getInt8PtrTy(C));
+  strings_[S] = P;
+  return P;
+}
+
+Constant *LocationTable::emit(Module &M) {
+  if (entries_.empty())
+    return nullptr;
+  LLVMContext &C = M.getContext();
+  Type *I8P = Type::getInt8PtrTy(C);
+  Type *I32 = Type::getInt32Ty(C);
+  StructType *SrcTy = StructType::get(C, {I8P, I8P, I32, I32});
+  std::vector<Constant *> Elems;
+  Elems.reserve(entries_.size());
+  for (const Entry &E : entries_)
+    Elems.push_back(ConstantStruct::get(
+        SrcTy,
+        {stringPtr(M, E.file), stringPtr(M, E.function),
+         ConstantInt::get(I32, E.line), ConstantInt::get(I32, E.column)}));
+  ArrayType *AT = ArrayType::get(SrcTy, Elems.size());
+  auto *GV = new GlobalVariable(M, AT, true, GlobalValue::PrivateLinkage,
+                                ConstantArray::get(AT, Elems),
+                                "__racepredict_sources");
+  return ConstantExpr::getPointerCast(GV, I8P);
+}
+
+} // namespace racepredict

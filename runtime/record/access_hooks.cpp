@@ -1,0 +1,448 @@
+//===- record/access_hooks.cpp - Loads, stores, ranges, atomics, branches -===//
+//
+// Every hook performs the access itself while holding the striped lock of
+// the address and takes its ticket inside that critical section: for each
+// address, ticket order is then access order, so the trace's total order is a
+// sequentially consistent observation (docs/recording.md). Values are
+// recorded sign-extended from the access size, so that a 4-byte -1 reads as
+// -1 whichever hook (scalar or range chunk) produced it.
+//
+#include "state.h"
+
+#include "racepredict/abi/runtime.h"
+
+#include <string.h>
+
+namespace racepredict::rt {
+namespace {
+
+int64_t signExtend(uint64_t raw, unsigned size) {
+  switch (size) {
+  case 1:
+    return static_cast<int8_t>(raw);
+  case 2:
+    return static_cast<int16_t>(raw);
+  case 4:
+    return static_cast<int32_t>(raw);
+  default:
+    return static_cast<int64_t>(raw);
+  }
+}
+
+void putAccess(ThreadState *ts, uint64_t seq, unsigned kind, uint64_t lkey,
+               unsigned size, int64_t value, uint32_t loc) {
+  uint8_t *p = beginRecord(ts, seq, kind, loc);
+  p = putVarint(p, lkey);
+  p = putVarint(p, size);
+  p = putVarint(p, zigzag(value));
+  endRecord(ts, p, loc);
+}
+
+template <typename T> T plainLoad(const void *addr, uint32_t loc) {
+  ThreadState *ts = enter(kRecAccess);
+  if (!ts) {
+    if (tlsState)
+      tlsState->lastReadSeq = 0;
+    T v;
+    memcpy(&v, addr, sizeof v);
+    return v;
+  }
+  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(addr));
+  spinLock(s);
+  uint64_t seq = takeSeq();
+  T v;
+  memcpy(&v, addr, sizeof v);
+  uint64_t k = locationKey(key(addr), sizeof v, v, true);
+  spinUnlock(s);
+  if (!stopped()) {
+    putAccess(ts, seq, RP_READ, k, sizeof v, signExtend(v, sizeof v), loc);
+    noteRead(ts, seq);
+  } else {
+    ts->lastReadSeq = 0;
+  }
+  leave(ts);
+  return v;
+}
+
+template <typename T> void plainStore(void *addr, T v, uint32_t loc) {
+  ThreadState *ts = enter(kRecAccess);
+  if (!ts) {
+    memcpy(addr, &v, sizeof v);
+    return;
+  }
+  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(addr));
+  spinLock(s);
+  uint64_t seq = takeSeq();
+  memcpy(addr, &v, sizeof v);
+  uint64_t k = locationKey(key(addr), sizeof v, v, false);
+  spinUnlock(s);
+  if (!stopped())
+    putAccess(ts, seq, RP_WRITE, k, sizeof v, signExtend(v, sizeof v), loc);
+  leave(ts);
+}
+
+/// The largest power-of-two chunk (<= 8) that keeps every chunk of the
+/// range aligned, so chunks line up with the program's scalar accesses.
+unsigned chunkSize(uintptr_t a, uintptr_t b, uint64_t n) {
+  uint64_t bits = a | b | n;
+  for (unsigned g = 8; g > 1; g /= 2)
+    if ((bits & (g - 1)) == 0)
+      return g;
+  return 1;
+}
+
+/// Copies one chunk from `src` to `dst`, recording the read of `src` (when
+/// recordRead) and the write of `dst` (when recordWrite), each atomically
+/// with its ticket.
+void copyChunk(ThreadState *ts, void *dst, const void *src, unsigned g,
+               bool recordRead, bool recordWrite, uint32_t loc) {
+  uint64_t raw = 0;
+  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(src));
+  spinLock(s);
+  uint64_t seq = recordRead ? takeSeq() : 0;
+  memcpy(&raw, src, g);
+  uint64_t k = recordRead ? locationKey(key(src), g, raw, true) : 0;
+  spinUnlock(s);
+  if (recordRead && !stopped())
+    putAccess(ts, seq, RP_READ, k, g, signExtend(raw, g), loc);
+  if (recordRead)
+    ts->readsSinceBranch = true;
+  volatile uint32_t *d = stripeFor(reinterpret_cast<uintptr_t>(dst));
+  spinLock(d);
+  seq = recordWrite ? takeSeq() : 0;
+  memcpy(dst, &raw, g);
+  k = recordWrite ? locationKey(key(dst), g, raw, false) : 0;
+  spinUnlock(d);
+  if (recordWrite && !stopped())
+    putAccess(ts, seq, RP_WRITE, k, g, signExtend(raw, g), loc);
+  // Long ranges fill the buffer: flush between chunks, not only at leave().
+  if (ts->len + kMaxRecord * 2 > ts->cap && !stopped())
+    flushThread(ts);
+}
+
+/// A range copy where either side may be private (the pass passes its own
+/// temporary for load_range/store_range). Overlapping moves run backwards
+/// when the destination is above the source, as memmove does.
+void copyRange(void *dst, const void *src, uint64_t n, bool recordRead,
+               bool recordWrite, uint32_t loc) {
+  if (!n)
+    return;
+  ThreadState *ts = enter(kRecAccess);
+  if (!ts) {
+    memmove(dst, src, n);
+    return;
+  }
+  auto d = reinterpret_cast<uintptr_t>(dst);
+  auto s = reinterpret_cast<uintptr_t>(src);
+  unsigned g = chunkSize(recordWrite ? d : 0, recordRead ? s : 0, n);
+  bool backwards = d > s && d < s + n;
+  for (uint64_t i = 0; i < n; i += g) {
+    uint64_t off = backwards ? n - g - i : i;
+    copyChunk(ts, reinterpret_cast<void *>(d + off),
+              reinterpret_cast<const void *>(s + off), g, recordRead,
+              recordWrite, loc);
+  }
+  ts->lastReadSeq = 0;
+  leave(ts);
+}
+
+template <typename T> T atomicLoad(T *addr, uint32_t loc) {
+  ThreadState *ts = enter(kRecAtomic);
+  if (!ts) {
+    if (tlsState)
+      tlsState->lastReadSeq = 0;
+    return __atomic_load_n(addr, __ATOMIC_SEQ_CST);
+  }
+  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(addr));
+  spinLock(s);
+  uint64_t seq = takeSeq();
+  T v = __atomic_load_n(addr, __ATOMIC_SEQ_CST);
+  uint64_t k = locationKey(key(addr), sizeof v, v, true);
+  spinUnlock(s);
+  if (!stopped()) {
+    putAccess(ts, seq, RP_ATOMIC_READ, k, sizeof v, signExtend(v, sizeof v),
+              loc);
+    noteRead(ts, seq);
+  }
+  leave(ts);
+  return v;
+}
+
+template <typename T> void atomicStore(T *addr, T v, uint32_t loc) {
+  ThreadState *ts = enter(kRecAtomic);
+  if (!ts) {
+    __atomic_store_n(addr, v, __ATOMIC_SEQ_CST);
+    return;
+  }
+  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(addr));
+  spinLock(s);
+  uint64_t seq = takeSeq();
+  __atomic_store_n(addr, v, __ATOMIC_SEQ_CST);
+  uint64_t k = locationKey(key(addr), sizeof v, v, false);
+  spinUnlock(s);
+  if (!stopped())
+    putAccess(ts, seq, RP_ATOMIC_WRITE, k, sizeof v, signExtend(v, sizeof v),
+              loc);
+  leave(ts);
+}
+
+template <typename T> T applyRmw(T old, T v, uint32_t op) {
+  switch (op) {
+  case RP_RMW_XCHG:
+    return v;
+  case RP_RMW_ADD:
+    return static_cast<T>(old + v);
+  case RP_RMW_SUB:
+    return static_cast<T>(old - v);
+  case RP_RMW_AND:
+    return static_cast<T>(old & v);
+  case RP_RMW_NAND:
+    return static_cast<T>(~(old & v));
+  case RP_RMW_OR:
+    return static_cast<T>(old | v);
+  case RP_RMW_XOR:
+    return static_cast<T>(old ^ v);
+  case RP_RMW_MAX:
+    return signExtend(old, sizeof(T)) >= signExtend(v, sizeof(T)) ? old : v;
+  case RP_RMW_MIN:
+    return signExtend(old, sizeof(T)) <= signExtend(v, sizeof(T)) ? old : v;
+  case RP_RMW_UMAX:
+    return old >= v ? old : v;
+  case RP_RMW_UMIN:
+    return old <= v ? old : v;
+  case RP_RMW_FADD:
+  case RP_RMW_FSUB: {
+    // Only float (4) and double (8) exist as LLVM atomicrmw fadd types here.
+    if (sizeof(T) == 4) {
+      float a, b;
+      memcpy(&a, &old, 4);
+      memcpy(&b, &v, 4);
+      a = op == RP_RMW_FADD ? a + b : a - b;
+      T r;
+      memcpy(&r, &a, 4);
+      return r;
+    }
+    if (sizeof(T) == 8) {
+      double a, b;
+      memcpy(&a, &old, 8);
+      memcpy(&b, &v, 8);
+      a = op == RP_RMW_FADD ? a + b : a - b;
+      T r;
+      memcpy(&r, &a, 8);
+      return r;
+    }
+    return old;
+  }
+  default:
+    return old;
+  }
+}
+
+template <typename T> T atomicRmw(T *addr, T v, uint32_t op, uint32_t loc) {
+  ThreadState *ts = enter(kRecAtomic);
+  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(addr));
+  if (ts)
+    spinLock(s);
+  // A CAS loop stays correct against uninstrumented code updating the same
+  // word (libstdc++ internals) even though instrumented code is excluded by
+  // the stripe lock.
+  T old = __atomic_load_n(addr, __ATOMIC_SEQ_CST), nv;
+  do
+    nv = applyRmw(old, v, op);
+  while (!__atomic_compare_exchange_n(addr, &old, nv, false, __ATOMIC_SEQ_CST,
+                                      __ATOMIC_SEQ_CST));
+  if (!ts) {
+    if (tlsState)
+      tlsState->lastReadSeq = 0;
+    return old;
+  }
+  uint64_t seq = takeSeq();
+  uint64_t k = locationKey(key(addr), sizeof(T), old, true);
+  locationKey(key(addr), sizeof(T), nv, false);
+  spinUnlock(s);
+  if (!stopped()) {
+    uint8_t *p = beginRecord(ts, seq, RP_ATOMIC_RMW, loc);
+    p = putVarint(p, k);
+    p = putVarint(p, sizeof(T));
+    p = putVarint(p, zigzag(signExtend(nv, sizeof(T))));
+    p = putVarint(p, zigzag(signExtend(old, sizeof(T))));
+    endRecord(ts, p, loc);
+    noteRead(ts, seq);
+  }
+  leave(ts);
+  return old;
+}
+
+template <typename T>
+T atomicCas(T *addr, T expected, T desired, uint32_t loc) {
+  ThreadState *ts = enter(kRecAtomic);
+  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(addr));
+  if (ts)
+    spinLock(s);
+  T old = expected;
+  bool ok = __atomic_compare_exchange_n(addr, &old, desired, false,
+                                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  if (!ts) {
+    if (tlsState)
+      tlsState->lastReadSeq = 0;
+    return old;
+  }
+  uint64_t seq = takeSeq();
+  uint64_t k = locationKey(key(addr), sizeof(T), old, true);
+  if (ok)
+    locationKey(key(addr), sizeof(T), desired, false);
+  spinUnlock(s);
+  if (!stopped()) {
+    // A failed CAS only read; a successful one is a read-modify-write.
+    uint8_t *p = beginRecord(ts, seq, ok ? RP_ATOMIC_RMW : RP_ATOMIC_READ, loc);
+    p = putVarint(p, k);
+    p = putVarint(p, sizeof(T));
+    if (ok)
+      p = putVarint(p, zigzag(signExtend(desired, sizeof(T))));
+    p = putVarint(p, zigzag(signExtend(old, sizeof(T))));
+    endRecord(ts, p, loc);
+    noteRead(ts, seq);
+  }
+  leave(ts);
+  return old;
+}
+
+void plainBranch(ThreadState *ts, uint32_t loc) {
+  // A plain branch with no read since the previous plain branch adds no
+  // constraint (its dependences are a subset of that branch's): drop it.
+  if (!ts->readsSinceBranch)
+    return;
+  uint64_t seq = takeSeq();
+  if (stopped())
+    return;
+  uint8_t *p = beginRecord(ts, seq, RP_BRANCH, loc);
+  p = putVarint(p, 0);
+  endRecord(ts, p, loc);
+  ts->readsSinceBranch = false;
+}
+
+} // namespace
+} // namespace racepredict::rt
+
+using namespace racepredict::rt;
+
+extern "C" {
+
+#define RP_SIZED(N, T)                                                         \
+  T __racepredict_load##N(void *a, uint32_t loc) {                             \
+    return plainLoad<T>(a, loc);                                               \
+  }                                                                            \
+  void __racepredict_store##N(void *a, T v, uint32_t loc) {                    \
+    plainStore<T>(a, v, loc);                                                  \
+  }                                                                            \
+  T __racepredict_atomic_load##N(void *a, uint32_t loc) {                      \
+    return atomicLoad<T>(static_cast<T *>(a), loc);                            \
+  }                                                                            \
+  void __racepredict_atomic_store##N(void *a, T v, uint32_t loc) {             \
+    atomicStore<T>(static_cast<T *>(a), v, loc);                               \
+  }                                                                            \
+  T __racepredict_atomic_rmw##N(void *a, T v, uint32_t op, uint32_t loc) {     \
+    return atomicRmw<T>(static_cast<T *>(a), v, op, loc);                      \
+  }                                                                            \
+  T __racepredict_atomic_cas##N(void *a, T e, T d, uint32_t loc) {             \
+    return atomicCas<T>(static_cast<T *>(a), e, d, loc);                       \
+  }
+RP_SIZED(1, uint8_t)
+RP_SIZED(2, uint16_t)
+RP_SIZED(4, uint32_t)
+RP_SIZED(8, uint64_t)
+#undef RP_SIZED
+
+void __racepredict_load_range(void *addr, void *buf, uint64_t n, uint32_t loc) {
+  copyRange(buf, addr, n, true, false, loc);
+}
+void __racepredict_store_range(void *addr, void *buf, uint64_t n,
+                               uint32_t loc) {
+  copyRange(addr, buf, n, false, true, loc);
+}
+void __racepredict_memcpy(void *dst, void *src, uint64_t n, uint32_t loc) {
+  copyRange(dst, src, n, true, true, loc);
+}
+void __racepredict_memmove(void *dst, void *src, uint64_t n, uint32_t loc) {
+  copyRange(dst, src, n, true, true, loc);
+}
+
+void __racepredict_memset(void *dst, uint8_t byte, uint64_t n, uint32_t loc) {
+  if (!n)
+    return;
+  ThreadState *ts = enter(kRecAccess);
+  if (!ts) {
+    memset(dst, byte, n);
+    return;
+  }
+  uint8_t pattern[8];
+  memset(pattern, byte, sizeof pattern);
+  auto d = reinterpret_cast<uintptr_t>(dst);
+  unsigned g = chunkSize(d, 0, n);
+  for (uint64_t i = 0; i < n; i += g)
+    copyChunk(ts, reinterpret_cast<void *>(d + i), pattern, g, false, true,
+              loc);
+  leave(ts);
+}
+
+void __racepredict_branch(uint32_t loc) {
+  ThreadState *ts = enter(kRecBranch);
+  if (!ts)
+    return;
+  plainBranch(ts, loc);
+  leave(ts);
+}
+
+void __racepredict_branch_deps(uint32_t loc, void *seqs, uint32_t n) {
+  ThreadState *ts = enter(kRecBranch);
+  if (!ts)
+    return;
+  const auto *deps = static_cast<const uint64_t *>(seqs);
+  uint64_t uniq[8];
+  uint32_t m = 0;
+  bool plain = n > 8;
+  for (uint32_t i = 0; i < n && !plain; ++i) {
+    // A dependence that was not recorded (events= filter, re-entrancy)
+    // cannot be named: fall back to the conservative plain rule.
+    if (deps[i] == 0)
+      plain = true;
+    bool dup = false;
+    for (uint32_t k = 0; k < m; ++k)
+      dup |= uniq[k] == deps[i];
+    if (!dup)
+      uniq[m++] = deps[i];
+  }
+  if (plain) {
+    plainBranch(ts, loc);
+    leave(ts);
+    return;
+  }
+  uint64_t seq = takeSeq();
+  if (!stopped()) {
+    uint8_t *p = beginRecord(ts, seq, RP_BRANCH, loc);
+    p = putVarint(p, m + 1);
+    for (uint32_t k = 0; k < m; ++k)
+      p = putVarint(p, seq - uniq[k]);
+    endRecord(ts, p, loc);
+  }
+  leave(ts);
+}
+
+uint64_t __racepredict_last_read_seq(void) {
+  ThreadState *ts = tlsState;
+  return ts ? ts->lastReadSeq : 0;
+}
+
+void __racepredict_stack_alloc(void *addr, uint64_t size, uint32_t loc) {
+  ThreadState *ts = enter(kRecAlloc);
+  if (!ts)
+    return;
+  uint64_t seq = takeSeq();
+  if (!stopped()) {
+    uint64_t ops[2] = {key(addr), size};
+    recordSimple(ts, seq, RP_ALLOC, loc, ops, 2);
+  }
+  leave(ts);
+}
+
+} // extern "C"

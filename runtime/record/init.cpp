@@ -1,0 +1,155 @@
+//===- record/init.cpp - Runtime start-up and module registration ---------===//
+//
+// Initialisation happens once, from the first module constructor the pass
+// inserts (or the first hook that runs before it). Allocation hooks never
+// initialise: glibc allocates before constructors run, and the recorder must
+// not open files from inside malloc.
+//
+#include "real.h"
+#include "state.h"
+
+#include "../common/raw_io.h"
+
+#include "racepredict/abi/runtime.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+namespace racepredict::rt {
+namespace {
+
+/// Set while this thread initialises, so hooks reached from inside
+/// initialisation (atexit may allocate) record nothing instead of
+/// deadlocking on initLock.
+RP_TLS bool tlsInInit;
+
+/// Records the first event of a thread that was not created through the
+/// pthread_create interceptor (the main thread, or threads created before
+/// the runtime started).
+ThreadState *attachThread() {
+  uint32_t key = __atomic_fetch_add(&g.nextThreadKey, 1, __ATOMIC_RELAXED);
+  ThreadState *ts = newThreadState(key);
+  tlsState = ts;
+  ts->inHook = 1;
+  uint64_t seq = takeSeq();
+  if (!stopped())
+    recordSimple(ts, seq, RP_BEGIN, 0, nullptr, 0);
+  ts->inHook = 0;
+  return ts;
+}
+
+/// Encodes a module's location table as SOURCES blocks of at most 64 KiB.
+void writeSources(const __racepredict_module *m, uint32_t base) {
+  const uint32_t cap = 1u << 16;
+  auto *buf = static_cast<uint8_t *>(rawAlloc(cap));
+  uint32_t len = 0;
+  for (uint32_t i = 0; i < m->num_sources; ++i) {
+    const __racepredict_source &s = m->sources[i];
+    const char *file = s.file ? s.file : "";
+    const char *fn = s.function ? s.function : "";
+    size_t fl = rawStrlen(file), nl = rawStrlen(fn);
+    if (fl > 4096)
+      fl = 4096; // keeps one entry well inside a block
+    if (nl > 4096)
+      nl = 4096;
+    if (len + fl + nl + 64 > cap) {
+      writeBlock(RP_BLOCK_SOURCES, buf, len);
+      len = 0;
+    }
+    uint8_t *p = buf + len;
+    p = putVarint(p, base + i + 1);
+    p = putVarint(p, fl);
+    for (size_t k = 0; k < fl; ++k)
+      *p++ = static_cast<uint8_t>(file[k]);
+    p = putVarint(p, s.line);
+    p = putVarint(p, s.column);
+    p = putVarint(p, nl);
+    for (size_t k = 0; k < nl; ++k)
+      *p++ = static_cast<uint8_t>(fn[k]);
+    len = static_cast<uint32_t>(p - buf);
+  }
+  if (len)
+    writeBlock(RP_BLOCK_SOURCES, buf, len);
+  rawFree(buf, cap);
+}
+
+/// A forked child shares the trace file descriptor and a copy of every
+/// buffer: it must write nothing (not even END), or the parent's trace would
+/// be corrupted. The child runs unrecorded.
+void stopInChild() { __atomic_store_n(&g.stopping, 1, __ATOMIC_SEQ_CST); }
+
+} // namespace
+
+void *resolveReal(const char *name, const char *version) {
+  void *f = version ? dlvsym(RTLD_NEXT, name, version) : nullptr;
+  if (!f)
+    f = dlsym(RTLD_NEXT, name);
+  if (!f) {
+    RawBuf b;
+    b.str("cannot find the libc function '").str(name).str("'");
+    fatal(b.cstr());
+  }
+  return f;
+}
+
+bool ensureInit() {
+  if (__atomic_load_n(&g.initialized, __ATOMIC_ACQUIRE))
+    return true;
+  if (tlsInInit)
+    return false;
+  spinLock(&g.initLock);
+  if (!g.initialized) {
+    tlsInInit = true;
+    parseOptions(g.opts, getenv("RACEPREDICT_OPTIONS"));
+    if (g.opts.help) {
+      printOptionHelp();
+      _exit(0);
+    }
+    openTrace();
+    g.srcCount = 0;
+    // Untouched pages of the shadow cost nothing (anonymous mmap).
+    gShadow = static_cast<ShadowSlot *>(
+        rawAlloc(sizeof(ShadowSlot) * kShadowWays * (1u << kStripeBits)));
+    installExitHandlers();
+    pthread_atfork(nullptr, nullptr, stopInChild);
+    __atomic_store_n(&g.initialized, true, __ATOMIC_RELEASE);
+    if (!tlsState)
+      attachThread(); // the initialising thread is normally main: t0
+    tlsInInit = false;
+  }
+  spinUnlock(&g.initLock);
+  return true;
+}
+
+ThreadState *attachSlow() {
+  if (!ensureInit())
+    return nullptr;
+  if (tlsState)
+    return tlsState;
+  return attachThread();
+}
+
+} // namespace racepredict::rt
+
+using namespace racepredict::rt;
+
+extern "C" void __racepredict_init(void *module) {
+  auto *m = static_cast<const __racepredict_module *>(module);
+  if (m->abi_version != RP_ABI_VERSION)
+    fatal("a module was compiled for another runtime ABI version; rebuild "
+          "it with this racepredict-cc");
+  if (!ensureInit())
+    return;
+  // Ids are handed out under srcLock, and the SOURCES block is written before
+  // the module's code can use them, so every id an event names is defined
+  // earlier in the file.
+  spinLock(&g.srcLock);
+  uint32_t base = g.srcCount;
+  g.srcCount += m->num_sources;
+  if (m->num_sources)
+    writeSources(m, base);
+  __atomic_store_n(m->src_base, base, __ATOMIC_RELEASE);
+  spinUnlock(&g.srcLock);
+}

@@ -1,0 +1,132 @@
+/*===- record/interpose.c - libc entry points defined in the executable ---===*/
+/*
+ * Calls that the pass did not rewrite (uninstrumented code: libstdc++'s
+ * std::thread, std::condition_variable, operator new; libc itself calling
+ * through the PLT) reach these definitions, because the executable's symbols
+ * interpose libc's; they forward to the hooks with an unknown location (0).
+ * Written in C so that the definitions need not repeat glibc's C++
+ * exception specifications.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/* Prototypes of the hooks (they take the location as an extra argument). */
+int __racepredict_pthread_create(pthread_t *, const pthread_attr_t *,
+                                 void *(*)(void *), void *, uint32_t);
+int __racepredict_pthread_join(pthread_t, void **, uint32_t);
+int __racepredict_pthread_detach(pthread_t, uint32_t);
+void __racepredict_pthread_exit(void *, uint32_t) __attribute__((noreturn));
+int __racepredict_pthread_once(pthread_once_t *, void (*)(void), uint32_t);
+int __racepredict_pthread_mutex_lock(pthread_mutex_t *, uint32_t);
+int __racepredict_pthread_mutex_trylock(pthread_mutex_t *, uint32_t);
+int __racepredict_pthread_mutex_timedlock(pthread_mutex_t *,
+                                          const struct timespec *, uint32_t);
+int __racepredict_pthread_mutex_unlock(pthread_mutex_t *, uint32_t);
+int __racepredict_pthread_spin_lock(pthread_spinlock_t *, uint32_t);
+int __racepredict_pthread_spin_trylock(pthread_spinlock_t *, uint32_t);
+int __racepredict_pthread_spin_unlock(pthread_spinlock_t *, uint32_t);
+int __racepredict_pthread_rwlock_rdlock(pthread_rwlock_t *, uint32_t);
+int __racepredict_pthread_rwlock_tryrdlock(pthread_rwlock_t *, uint32_t);
+int __racepredict_pthread_rwlock_timedrdlock(pthread_rwlock_t *,
+                                             const struct timespec *, uint32_t);
+int __racepredict_pthread_rwlock_wrlock(pthread_rwlock_t *, uint32_t);
+int __racepredict_pthread_rwlock_trywrlock(pthread_rwlock_t *, uint32_t);
+int __racepredict_pthread_rwlock_timedwrlock(pthread_rwlock_t *,
+                                             const struct timespec *, uint32_t);
+int __racepredict_pthread_rwlock_unlock(pthread_rwlock_t *, uint32_t);
+int __racepredict_pthread_cond_wait(pthread_cond_t *, pthread_mutex_t *,
+                                    uint32_t);
+int __racepredict_pthread_cond_timedwait(pthread_cond_t *, pthread_mutex_t *,
+                                         const struct timespec *, uint32_t);
+int __racepredict_pthread_cond_clockwait(pthread_cond_t *, pthread_mutex_t *,
+                                         clockid_t, const struct timespec *,
+                                         uint32_t);
+int __racepredict_pthread_cond_signal(pthread_cond_t *, uint32_t);
+int __racepredict_pthread_cond_broadcast(pthread_cond_t *, uint32_t);
+int __racepredict_pthread_barrier_init(pthread_barrier_t *,
+                                       const pthread_barrierattr_t *, unsigned,
+                                       uint32_t);
+int __racepredict_pthread_barrier_destroy(pthread_barrier_t *, uint32_t);
+int __racepredict_pthread_barrier_wait(pthread_barrier_t *, uint32_t);
+int __racepredict_sem_init(sem_t *, int, unsigned, uint32_t);
+int __racepredict_sem_post(sem_t *, uint32_t);
+int __racepredict_sem_wait(sem_t *, uint32_t);
+int __racepredict_sem_trywait(sem_t *, uint32_t);
+int __racepredict_sem_timedwait(sem_t *, const struct timespec *, uint32_t);
+void *__racepredict_malloc(size_t, uint32_t);
+void *__racepredict_calloc(size_t, size_t, uint32_t);
+void *__racepredict_realloc(void *, size_t, uint32_t);
+void __racepredict_free(void *, uint32_t);
+
+int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *),
+                   void *arg) {
+  return __racepredict_pthread_create(t, a, f, arg, 0);
+}
+int pthread_join(pthread_t t, void **r) {
+  return __racepredict_pthread_join(t, r, 0);
+}
+int pthread_detach(pthread_t t) { return __racepredict_pthread_detach(t, 0); }
+void pthread_exit(void *r) { __racepredict_pthread_exit(r, 0); }
+int pthread_once(pthread_once_t *o, void (*f)(void)) {
+  return __racepredict_pthread_once(o, f, 0);
+}
+
+#define RP_ONE(name, T)                                                        \
+  int name(T *x) { return __racepredict_##name(x, 0); }
+RP_ONE(pthread_mutex_lock, pthread_mutex_t)
+RP_ONE(pthread_mutex_trylock, pthread_mutex_t)
+RP_ONE(pthread_mutex_unlock, pthread_mutex_t)
+RP_ONE(pthread_spin_lock, pthread_spinlock_t)
+RP_ONE(pthread_spin_trylock, pthread_spinlock_t)
+RP_ONE(pthread_spin_unlock, pthread_spinlock_t)
+RP_ONE(pthread_rwlock_rdlock, pthread_rwlock_t)
+RP_ONE(pthread_rwlock_tryrdlock, pthread_rwlock_t)
+RP_ONE(pthread_rwlock_wrlock, pthread_rwlock_t)
+RP_ONE(pthread_rwlock_trywrlock, pthread_rwlock_t)
+RP_ONE(pthread_rwlock_unlock, pthread_rwlock_t)
+RP_ONE(pthread_cond_signal, pthread_cond_t)
+RP_ONE(pthread_cond_broadcast, pthread_cond_t)
+RP_ONE(pthread_barrier_destroy, pthread_barrier_t)
+RP_ONE(pthread_barrier_wait, pthread_barrier_t)
+RP_ONE(sem_post, sem_t)
+RP_ONE(sem_wait, sem_t)
+RP_ONE(sem_trywait, sem_t)
+#undef RP_ONE
+
+int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t) {
+  return __racepredict_pthread_mutex_timedlock(m, t, 0);
+}
+int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *t) {
+  return __racepredict_pthread_rwlock_timedrdlock(l, t, 0);
+}
+int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *t) {
+  return __racepredict_pthread_rwlock_timedwrlock(l, t, 0);
+}
+int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
+  return __racepredict_pthread_cond_wait(c, m, 0);
+}
+int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
+                           const struct timespec *t) {
+  return __racepredict_pthread_cond_timedwait(c, m, t, 0);
+}
+int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t k,
+                           const struct timespec *t) {
+  return __racepredict_pthread_cond_clockwait(c, m, k, t, 0);
+}
+int pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *a,
+                         unsigned n) {
+  return __racepredict_pthread_barrier_init(b, a, n, 0);
+}
+int sem_init(sem_t *s, int p, unsigned v) {
+  return __racepredict_sem_init(s, p, v, 0);
+}
+int sem_timedwait(sem_t *s, const struct timespec *t) {
+  return __racepredict_sem_timedwait(s, t, 0);
+}
+void *malloc(size_t n) { return __racepredict_malloc(n, 0); }
+void *calloc(size_t n, size_t s) { return __racepredict_calloc(n, s, 0); }
+void *realloc(void *p, size_t n) { return __racepredict_realloc(p, n, 0); }
+void free(void *p) { __racepredict_free(p, 0); }

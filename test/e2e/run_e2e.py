@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""End-to-end test driver: compile a program with racepredict-cc/-c++, run
+it, check the recorded trace's consistency (racepredict check-trace, plus
+this directory's independent decoder), analyse it and compare the predicted
+races with the program's expectations, exactly.
+
+Expectations live in the program: a line ending in `// @NAME` is an anchor;
+`// expect-race: A B` says the accesses at anchors A and B race (compared
+as unordered `file:line` pairs); no expect-race line means no race at all.
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rptrace_dump  # noqa: E402
+
+
+def expectations(src):
+    anchors, pairs = {}, set()
+    base = os.path.basename(src)
+    with open(src) as f:
+        lines = f.read().splitlines()
+    for n, line in enumerate(lines, 1):
+        m = re.search(r"//\s*@(\w+)\s*$", line)
+        if m:
+            anchors[m.group(1)] = f"{base}:{n}"
+    for line in lines:
+        m = re.search(r"expect-race:\s*(\w+)\s+(\w+)", line)
+        if m:
+            a, b = anchors[m.group(1)], anchors[m.group(2)]
+            pairs.add(tuple(sorted((a, b))))
+    return pairs
+
+
+def file_line(loc):
+    parts = loc.split(":")
+    return f"{os.path.basename(parts[0])}:{parts[1]}" if len(parts) > 1 else loc
+
+
+def run(cmd, **kw):
+    print("+", " ".join(cmd), flush=True)
+    return subprocess.run(cmd, **kw)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cc", required=True)
+    ap.add_argument("--racepredict", required=True)
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--opt", default="-O0")
+    ap.add_argument("--check-only", action="store_true",
+                    help="stop after the consistency checks (large traces)")
+    a = ap.parse_args()
+
+    os.makedirs(a.workdir, exist_ok=True)
+    name = os.path.splitext(os.path.basename(a.src))[0] + a.opt.replace("-", "_")
+    exe = os.path.join(a.workdir, name)
+    trace = exe + ".rptrace"
+    if os.path.exists(trace):
+        os.remove(trace)
+    if run([a.cc, a.opt, a.src, "-o", exe]).returncode != 0:
+        return fail("compilation failed")
+    env = dict(os.environ, RACEPREDICT_OPTIONS=f"trace={trace}")
+    r = run([exe], env=env, timeout=60)
+    if r.returncode != 0:
+        return fail(f"program exited with {r.returncode}")
+    if run([a.racepredict, "check-trace", trace]).returncode != 0:
+        return fail("check-trace found the trace inconsistent")
+    events, _, ended = rptrace_dump.decode(trace)
+    if not ended:
+        return fail("the trace has no END block after a clean exit")
+    if a.check_only:
+        print(f"ok: {len(events)} events, consistent")
+        return 0
+    r = run([a.racepredict, "analyze", "--format", "json", trace],
+            stdout=subprocess.PIPE, text=True, timeout=300)
+    if r.returncode not in (0, 1):
+        return fail(f"analyze exited with {r.returncode}")
+    report = json.loads(r.stdout)
+    if report["stats"]["events"] != len(events):
+        return fail(f"analyze read {report['stats']['events']} events, the "
+                    f"independent decoder {len(events)}")
+    got = {tuple(sorted((file_line(x["first"]["loc"]),
+                         file_line(x["second"]["loc"]))))
+           for x in report["races"]}
+    want = expectations(a.src)
+    if got != want:
+        print("expected races:", sorted(want))
+        print("predicted races:", sorted(got))
+        for x in report["races"]:
+            print("  ", x["first"]["loc"], x["first"]["op"], "<->",
+                  x["second"]["loc"], x["second"]["op"], x["location"])
+        return fail("predicted races differ from the expectation")
+    if (r.returncode == 1) != bool(want):
+        return fail(f"analyze exit status {r.returncode} does not match")
+    print(f"ok: {len(events)} events, races {sorted(got)}")
+    return 0
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
