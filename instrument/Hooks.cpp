@@ -4,6 +4,7 @@
 #include "racepredict/abi/runtime.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -52,8 +53,14 @@ Hooks::Hooks(Module &Mod) : M(Mod) {
     for (StringRef P : Parts)
       Params.push_back(abiType(C, P));
     auto *FT = FunctionType::get(abiType(C, H.ret), Params, false);
-    callees_[H.name] =
+    FunctionCallee Callee =
         M.getOrInsertFunction((Twine("__racepredict_") + H.name).str(), FT);
+    // The runtime never throws (-fno-exceptions): calls to it need no
+    // unwind edges, which keeps EscapeEnumerator (CallStacks.cpp) from
+    // wrapping every hook call in an invoke.
+    if (auto *Fn = dyn_cast<Function>(Callee.getCallee()))
+      Fn->addFnAttr(Attribute::NoUnwind);
+    callees_[H.name] = Callee;
   }
   // Internal: each module has its own base, set by __racepredict_init.
   srcBase_ =
@@ -77,8 +84,64 @@ Value *Hooks::loc(IRBuilder<> &IRB, const Instruction &I) {
   return IRB.CreateAdd(Base, ConstantInt::get(I32, Id));
 }
 
+namespace {
+
+/// The source-level name of a global: the debug info's (with the function
+/// for a static local, `f::x`), else the IR name. Blanks would not survive
+/// the text trace format's tokens.
+std::string globalName(const GlobalVariable &GV) {
+  SmallVector<DIGlobalVariableExpression *, 1> GVEs;
+  GV.getDebugInfo(GVEs);
+  std::string Name = GV.getName().str();
+  if (!GVEs.empty()) {
+    const DIGlobalVariable *V = GVEs[0]->getVariable();
+    Name = V->getName().str();
+    if (auto *SP = dyn_cast_or_null<DISubprogram>(V->getScope()))
+      Name = SP->getName().str() + "::" + Name;
+  }
+  for (char &Ch : Name)
+    if (Ch == ' ' || Ch == '#')
+      Ch = '_';
+  return Name;
+}
+
+} // namespace
+
+Constant *Hooks::emitGlobals(uint32_t &Count) {
+  LLVMContext &C = M.getContext();
+  const DataLayout &DL = M.getDataLayout();
+  StructType *GTy = StructType::get(C, {I8P, I8P, I64});
+  std::vector<Constant *> Elems;
+  for (GlobalVariable &GV : M.globals()) {
+    // Only the variables a program can share: defined here, writable,
+    // not thread-local, not ours or LLVM's.
+    if (GV.isDeclaration() || GV.isConstant() || GV.isThreadLocal() ||
+        GV.getName().startswith("llvm.") ||
+        GV.getName().startswith("__racepredict") ||
+        GV.getType()->getAddressSpace() != 0 || !GV.getValueType()->isSized())
+      continue;
+    uint64_t Size = DL.getTypeAllocSize(GV.getValueType());
+    std::string Name = globalName(GV);
+    if (Size == 0 || Name.empty())
+      continue;
+    Elems.push_back(ConstantStruct::get(
+        GTy, {ConstantExpr::getPointerCast(&GV, I8P), Locs.string(M, Name),
+              ConstantInt::get(I64, Size)}));
+  }
+  Count = static_cast<uint32_t>(Elems.size());
+  if (Elems.empty())
+    return ConstantPointerNull::get(cast<PointerType>(I8P));
+  ArrayType *AT = ArrayType::get(GTy, Elems.size());
+  auto *GV = new GlobalVariable(M, AT, true, GlobalValue::PrivateLinkage,
+                                ConstantArray::get(AT, Elems),
+                                "__racepredict_globals");
+  return ConstantExpr::getPointerCast(GV, I8P);
+}
+
 void Hooks::finish() {
   LLVMContext &C = M.getContext();
+  uint32_t NumGlobals = 0;
+  Constant *Globals = emitGlobals(NumGlobals);
   Constant *Sources = Locs.emit(M);
   StructType *ModTy = StructType::get(C, {I32, I32, I8P, I8P, I32, I8P});
   Constant *Desc = ConstantStruct::get(
@@ -86,8 +149,8 @@ void Hooks::finish() {
       {ConstantInt::get(I32, RP_ABI_VERSION),
        ConstantInt::get(I32, Locs.size()),
        Sources ? Sources : ConstantPointerNull::get(cast<PointerType>(I8P)),
-       ConstantPointerNull::get(cast<PointerType>(I8P)),
-       ConstantInt::get(I32, 0), ConstantExpr::getPointerCast(srcBase_, I8P)});
+       Globals, ConstantInt::get(I32, NumGlobals),
+       ConstantExpr::getPointerCast(srcBase_, I8P)});
   auto *DescGV = new GlobalVariable(M, ModTy, true, GlobalValue::PrivateLinkage,
                                     Desc, "__racepredict_module");
   auto *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(C), false),

@@ -21,6 +21,9 @@ public:
   llvm::Value *loc(llvm::IRBuilder<> &IRB, const llvm::Instruction &I);
   /// Emits the module descriptor and the constructor registering it.
   void finish();
+  /// The table of the module's shareable global variables (address, name,
+  /// size) that lets reports say `counter` instead of an address.
+  llvm::Constant *emitGlobals(uint32_t &Count);
 
   llvm::Module &M;
   llvm::Type *I8P, *I32, *I64;

@@ -11,12 +11,17 @@ using namespace llvm;
 namespace racepredict {
 
 uint32_t LocationTable::idFor(const Instruction &I) {
-  const DILocation *L = I.getDebugLoc().get();
+  return idFor(I.getDebugLoc().get());
+}
+
+uint32_t LocationTable::idFor(const DILocation *L) {
   if (!L)
     return 0;
   auto It = cache_.find(L);
   if (It != cache_.end())
     return It->second;
+  // The frame it was inlined into first: chains are short (inlining depth).
+  uint32_t At = idFor(L->getInlinedAt());
   std::string File = L->getFilename().str();
   StringRef Dir = L->getDirectory();
   // Relative names are kept as the compiler saw them (reports show them so);
@@ -26,10 +31,10 @@ uint32_t LocationTable::idFor(const Instruction &I) {
   std::string Fn;
   if (const DISubprogram *SP = L->getScope()->getSubprogram())
     Fn = SP->getName().str();
-  auto Key = std::make_tuple(File, Fn, L->getLine(), L->getColumn());
+  auto Key = std::make_tuple(File, Fn, L->getLine(), L->getColumn(), At);
   auto [Pos, Inserted] = ids_.try_emplace(Key, entries_.size() + 1);
   if (Inserted)
-    entries_.push_back({File, Fn, L->getLine(), L->getColumn()});
+    entries_.push_back({File, Fn, L->getLine(), L->getColumn(), At});
   cache_[L] = Pos->second;
   return Pos->second;
 }
@@ -56,14 +61,14 @@ Constant *LocationTable::emit(Module &M) {
   LLVMContext &C = M.getContext();
   Type *I8P = Type::getInt8PtrTy(C);
   Type *I32 = Type::getInt32Ty(C);
-  StructType *SrcTy = StructType::get(C, {I8P, I8P, I32, I32});
+  StructType *SrcTy = StructType::get(C, {I8P, I8P, I32, I32, I32});
   std::vector<Constant *> Elems;
   Elems.reserve(entries_.size());
   for (const Entry &E : entries_)
     Elems.push_back(ConstantStruct::get(
-        SrcTy,
-        {stringPtr(M, E.file), stringPtr(M, E.function),
-         ConstantInt::get(I32, E.line), ConstantInt::get(I32, E.column)}));
+        SrcTy, {stringPtr(M, E.file), stringPtr(M, E.function),
+                ConstantInt::get(I32, E.line), ConstantInt::get(I32, E.column),
+                ConstantInt::get(I32, E.inlinedAt)}));
   ArrayType *AT = ArrayType::get(SrcTy, Elems.size());
   auto *GV = new GlobalVariable(M, AT, true, GlobalValue::PrivateLinkage,
                                 ConstantArray::get(AT, Elems),

@@ -9,6 +9,7 @@
 //
 #include "RacePredictPass.h"
 
+#include "CallStacks.h"
 #include "Hooks.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -454,8 +455,10 @@ PreservedAnalyses RacePredictPass::run(Module &M, ModuleAnalysisManager &) {
   for (Function &F : M)
     if (!skipFunction(F))
       Fns.push_back(&F);
-  for (Function *F : Fns)
+  for (Function *F : Fns) {
     FunctionInstrumenter(*F, H, Intercepts).run();
+    instrumentCallStacks(*F, H);
+  }
   H.finish();
   return PreservedAnalyses::none();
 }

@@ -31,9 +31,7 @@ int64_t signExtend(uint64_t raw, unsigned size) {
 
 void putAccess(ThreadState *ts, uint64_t seq, unsigned kind, uint64_t lkey,
                unsigned size, int64_t value, uint32_t loc) {
-  uint8_t *p = beginRecord(ts, seq, kind, loc);
-  p = putVarint(p, lkey);
-  p = putVarint(p, size);
+  uint8_t *p = beginAccess(ts, seq, kind, lkey, size, loc);
   p = putVarint(p, zigzag(value));
   endRecord(ts, p, loc);
 }
@@ -261,9 +259,7 @@ template <typename T> T atomicRmw(T *addr, T v, uint32_t op, uint32_t loc) {
   locationKey(key(addr), sizeof(T), nv, false);
   spinUnlock(s);
   if (!stopped()) {
-    uint8_t *p = beginRecord(ts, seq, RP_ATOMIC_RMW, loc);
-    p = putVarint(p, k);
-    p = putVarint(p, sizeof(T));
+    uint8_t *p = beginAccess(ts, seq, RP_ATOMIC_RMW, k, sizeof(T), loc);
     p = putVarint(p, zigzag(signExtend(nv, sizeof(T))));
     p = putVarint(p, zigzag(signExtend(old, sizeof(T))));
     endRecord(ts, p, loc);
@@ -294,9 +290,8 @@ T atomicCas(T *addr, T expected, T desired, uint32_t loc) {
   spinUnlock(s);
   if (!stopped()) {
     // A failed CAS only read; a successful one is a read-modify-write.
-    uint8_t *p = beginRecord(ts, seq, ok ? RP_ATOMIC_RMW : RP_ATOMIC_READ, loc);
-    p = putVarint(p, k);
-    p = putVarint(p, sizeof(T));
+    uint8_t *p = beginAccess(ts, seq, ok ? RP_ATOMIC_RMW : RP_ATOMIC_READ, k,
+                             sizeof(T), loc);
     if (ok)
       p = putVarint(p, zigzag(signExtend(desired, sizeof(T))));
     p = putVarint(p, zigzag(signExtend(old, sizeof(T))));
@@ -439,8 +434,7 @@ void __racepredict_stack_alloc(void *addr, uint64_t size, uint32_t loc) {
     return;
   uint64_t seq = takeSeq();
   if (!stopped()) {
-    uint64_t ops[2] = {key(addr), size};
-    recordSimple(ts, seq, RP_ALLOC, loc, ops, 2);
+    recordBlockEvent(ts, seq, RP_ALLOC, key(addr), size, loc);
   }
   leave(ts);
 }

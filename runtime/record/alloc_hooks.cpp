@@ -23,8 +23,7 @@ void recordBlock(unsigned kind, const void *p, uint64_t size, uint32_t loc) {
     return;
   uint64_t seq = takeSeq();
   if (!stopped()) {
-    uint64_t ops[2] = {key(p), size};
-    recordSimple(ts, seq, kind, loc, ops, 2);
+    recordBlockEvent(ts, seq, kind, key(p), size, loc);
   }
   leave(ts);
 }

@@ -68,10 +68,42 @@ void writeSources(const __racepredict_module *m, uint32_t base) {
     p = putVarint(p, nl);
     for (size_t k = 0; k < nl; ++k)
       *p++ = static_cast<uint8_t>(fn[k]);
+    p = putVarint(p, s.inlined_at ? base + s.inlined_at : 0);
     len = static_cast<uint32_t>(p - buf);
   }
   if (len)
     writeBlock(RP_BLOCK_SOURCES, buf, len);
+  rawFree(buf, cap);
+}
+
+/// Encodes a module's global variables as GLOBALS blocks (format.h), so
+/// that the analyser can name addresses inside them.
+void writeGlobals(const __racepredict_module *m) {
+  const uint32_t cap = 1u << 16;
+  auto *buf = static_cast<uint8_t *>(rawAlloc(cap));
+  uint32_t len = 0;
+  for (uint32_t i = 0; i < m->num_globals; ++i) {
+    const __racepredict_global &gv = m->globals[i];
+    const char *name = gv.name ? gv.name : "";
+    size_t nl = rawStrlen(name);
+    if (nl == 0 || gv.size == 0)
+      continue;
+    if (nl > 4096)
+      nl = 4096;
+    if (len + nl + 32 > cap) {
+      writeBlock(RP_BLOCK_GLOBALS, buf, len);
+      len = 0;
+    }
+    uint8_t *p = buf + len;
+    p = putVarint(p, reinterpret_cast<uintptr_t>(gv.addr));
+    p = putVarint(p, gv.size);
+    p = putVarint(p, nl);
+    for (size_t k = 0; k < nl; ++k)
+      *p++ = static_cast<uint8_t>(name[k]);
+    len = static_cast<uint32_t>(p - buf);
+  }
+  if (len)
+    writeBlock(RP_BLOCK_GLOBALS, buf, len);
   rawFree(buf, cap);
 }
 
@@ -150,6 +182,8 @@ extern "C" void __racepredict_init(void *module) {
   g.srcCount += m->num_sources;
   if (m->num_sources)
     writeSources(m, base);
+  if (m->num_globals)
+    writeGlobals(m);
   __atomic_store_n(m->src_base, base, __ATOMIC_RELEASE);
   spinUnlock(&g.srcLock);
 }

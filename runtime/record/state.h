@@ -26,18 +26,27 @@
 
 namespace racepredict::rt {
 
+/// Call-stack frames kept per thread; deeper frames are counted, not shown.
+inline constexpr uint32_t kMaxFrames = 64;
 /// Worst-case size of one record: a branch with 8 dependences (kind + 11
-/// varints of 10 bytes); everything else is below 64.
-inline constexpr uint32_t kMaxRecord = 128;
+/// varints of 10 bytes; everything else is below 64), plus the stack record
+/// that may precede it (kind + 2 varints + kMaxFrames call sites of 5 bytes).
+inline constexpr uint32_t kMaxRecord = 128 + 24 + kMaxFrames * 5;
 
 struct ThreadState {
   uint8_t *buf;      ///< records of the current block (without its header)
   uint32_t cap;      ///< bytes in buf
-  uint32_t len;      ///< committed bytes (read by the exit flusher)
+  uint32_t len;      ///< committed bytes
   uint64_t firstSeq; ///< seq of the block's first record
   uint64_t lastSeq;  ///< seq of the block's last record
-  uint32_t count;    ///< records in the block
-  uint32_t key;      ///< thread key: 0 = main, then creation ordinals
+  uint32_t count;    ///< committed records in the block
+  /// len | count << 32, published together so that the exit flusher never
+  /// pairs a byte length with the record count of another moment.
+  uint64_t published;
+  /// Records written but not yet committed (a stack record before its event).
+  uint32_t pending;
+  uint64_t prevLoc; ///< location key of the block's previous record (v2 delta)
+  uint32_t key;     ///< thread key: 0 = main, then creation ordinals
   /// 1 while the thread is inside a recording hook; the exit flusher waits
   /// for 0 so it never copies a half-written buffer.
   volatile uint32_t inHook;
@@ -48,6 +57,14 @@ struct ThreadState {
   /// Ticket of the latest load hook, 0 if it was not recorded (branch_deps).
   uint64_t lastReadSeq;
   uint64_t events; ///< records written by this thread (for verbose=1)
+  /// Shadow call stack (func_enter/func_exit): the call site of each frame.
+  /// depth may exceed kMaxFrames (deep recursion); only the outermost
+  /// kMaxFrames frames are kept. The trace knows the stack as traceDepth
+  /// frames whose first `synced` equal frames[0..synced).
+  uint32_t frames[kMaxFrames];
+  uint32_t depth;
+  uint32_t synced;
+  uint32_t traceDepth;
   ThreadState *next;
 };
 
@@ -180,10 +197,20 @@ inline uint64_t zigzag(int64_t v) {
   return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
 }
 
-/// Starts a record of `kind` with ticket `seq`; returns the write cursor.
+/// Writes a stack record bringing the trace's view of the call stack up to
+/// date (format.h, RP_STACK); the event record follows it.
+uint8_t *putStackRecord(ThreadState *ts, uint8_t *p);
+inline uint32_t shownDepth(const ThreadState *ts) {
+  return ts->depth < kMaxFrames ? ts->depth : kMaxFrames;
+}
+
+/// Starts a record of `kind` (with its size code, if any) with ticket `seq`;
+/// returns the write cursor.
 inline uint8_t *beginRecord(ThreadState *ts, uint64_t seq, unsigned kind,
                             uint32_t loc) {
   uint8_t *p = ts->buf + ts->len;
+  if (RP_UNLIKELY(ts->synced != ts->traceDepth || ts->synced != shownDepth(ts)))
+    p = putStackRecord(ts, p);
   *p++ = static_cast<uint8_t>(kind | (loc ? RP_HAS_SRC : 0));
   if (ts->count == 0)
     ts->firstSeq = seq, ts->lastSeq = seq - 1;
@@ -195,15 +222,45 @@ inline uint8_t *beginRecord(ThreadState *ts, uint64_t seq, unsigned kind,
 inline void endRecord(ThreadState *ts, uint8_t *p, uint32_t loc) {
   if (loc)
     p = putVarint(p, loc);
-  ++ts->count;
+  ts->count += 1 + ts->pending;
+  ts->pending = 0;
   ++ts->events;
-  __atomic_store_n(&ts->len, static_cast<uint32_t>(p - ts->buf),
+  ts->len = static_cast<uint32_t>(p - ts->buf);
+  __atomic_store_n(&ts->published,
+                   uint64_t{ts->len} | uint64_t{ts->count} << 32,
                    __ATOMIC_RELEASE);
+}
+
+/// v2 size codes of access records (format.h).
+inline unsigned sizeCode(unsigned size) {
+  return size == 1   ? RP_SIZE_1
+         : size == 4 ? RP_SIZE_4
+         : size == 8 ? RP_SIZE_8
+                     : RP_SIZE_VARINT;
+}
+/// Appends a location key as the delta from the block's previous one.
+inline uint8_t *putLocation(ThreadState *ts, uint8_t *p, uint64_t lkey) {
+  p = putVarint(p, zigzag(static_cast<int64_t>(lkey - ts->prevLoc)));
+  ts->prevLoc = lkey;
+  return p;
+}
+/// Starts an access record: code with size code, seq, location, [size].
+inline uint8_t *beginAccess(ThreadState *ts, uint64_t seq, unsigned kind,
+                            uint64_t lkey, unsigned size, uint32_t loc) {
+  unsigned sc = sizeCode(size);
+  uint8_t *p = beginRecord(ts, seq, kind | sc << RP_SIZE_SHIFT, loc);
+  p = putLocation(ts, p, lkey);
+  if (sc == RP_SIZE_VARINT)
+    p = putVarint(p, size);
+  return p;
 }
 
 /// Records an event whose operands are `n` varints (sync events).
 void recordSimple(ThreadState *ts, uint64_t seq, unsigned kind, uint32_t loc,
                   const uint64_t *ops, int n);
+/// Records an alloc/free of `size` bytes at location `lkey`.
+void recordBlockEvent(ThreadState *ts, uint64_t seq, unsigned kind,
+                      uint64_t lkey, uint64_t size, uint32_t loc);
 /// Takes a ticket and records a sync event, unless stopping.
 void recordSync(unsigned kind, uint32_t loc, const uint64_t *ops, int n,
                 uint32_t category = kRecSync);

@@ -107,7 +107,9 @@ void flushThread(ThreadState *ts) {
     writeEventsLocked(ts, ts->len, ts->count);
   spinUnlock(&g.fileLock);
   ts->count = 0;
-  __atomic_store_n(&ts->len, 0, __ATOMIC_RELEASE);
+  ts->len = 0;
+  ts->prevLoc = 0; // location deltas restart in every block
+  __atomic_store_n(&ts->published, 0, __ATOMIC_RELEASE);
 }
 
 void openTrace() {
@@ -193,9 +195,10 @@ void finishTrace(bool fromSignal) {
   }
   uint64_t events = 0;
   for (ThreadState *ts = g.threads; ts; ts = ts->next) {
-    uint32_t len = __atomic_load_n(&ts->len, __ATOMIC_ACQUIRE);
-    if (len && ts->count)
-      writeEventsLocked(ts, len, ts->count);
+    uint64_t pub = __atomic_load_n(&ts->published, __ATOMIC_ACQUIRE);
+    auto len = static_cast<uint32_t>(pub), count = uint32_t(pub >> 32);
+    if (len && count)
+      writeEventsLocked(ts, len, count);
     events += ts->events;
   }
   uint8_t end[RP_BLOCK_HEADER_SIZE] = {RP_BLOCK_END, 0, 0, 0, 0, 0, 0, 0};
@@ -258,6 +261,26 @@ void recordSimple(ThreadState *ts, uint64_t seq, unsigned kind, uint32_t loc,
   uint8_t *p = beginRecord(ts, seq, kind, loc);
   for (int i = 0; i < n; ++i)
     p = putVarint(p, ops[i]);
+  endRecord(ts, p, loc);
+}
+
+uint8_t *putStackRecord(ThreadState *ts, uint8_t *p) {
+  uint32_t shown = shownDepth(ts);
+  *p++ = RP_STACK;
+  p = putVarint(p, ts->traceDepth - ts->synced);
+  p = putVarint(p, shown - ts->synced);
+  for (uint32_t i = ts->synced; i < shown; ++i)
+    p = putVarint(p, ts->frames[i]);
+  ts->traceDepth = ts->synced = shown;
+  ts->pending = 1;
+  return p;
+}
+
+void recordBlockEvent(ThreadState *ts, uint64_t seq, unsigned kind,
+                      uint64_t lkey, uint64_t size, uint32_t loc) {
+  uint8_t *p = beginRecord(ts, seq, kind, loc);
+  p = putLocation(ts, p, lkey);
+  p = putVarint(p, size);
   endRecord(ts, p, loc);
 }
 

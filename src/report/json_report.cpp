@@ -6,6 +6,18 @@ namespace racepredict::report {
 using json = nlohmann::ordered_json;
 using trace::Event;
 
+std::vector<std::string> stackFrames(const trace::Trace &t, trace::EventId e) {
+  std::vector<std::string> out;
+  for (trace::SrcId s : t.frames(e)) {
+    const trace::SourceLoc &l = t.sources[s];
+    if (l.file.empty() && l.function.empty())
+      continue;
+    out.push_back((l.function.empty() ? "??" : l.function) + " " +
+                  (l.file.empty() ? "<no source location>" : l.str()));
+  }
+  return out;
+}
+
 json eventJson(const trace::Trace &t, trace::EventId e) {
   const Event &ev = t.events[e];
   json j{{"event", e},
@@ -15,6 +27,11 @@ json eventJson(const trace::Trace &t, trace::EventId e) {
   j["loc"] = src.file.empty() ? "" : src.str();
   if (!src.function.empty())
     j["function"] = src.function;
+  // Only when there is more than the event's own frame, which "loc" and
+  // "function" already give.
+  std::vector<std::string> stack = stackFrames(t, e);
+  if (stack.size() > 1)
+    j["stack"] = stack;
   if (trace::isAccess(ev.kind)) {
     j["location"] = t.objName(ev);
     j["value"] = ev.value;

@@ -1,6 +1,6 @@
 //===- trace/binary_format.cpp - Binary trace writer and format sniffing --===//
 //
-// The writer of the version-1 layout of trace/format.h; the reader lives in
+// The writer of the version-2 layout of trace/format.h; the reader lives in
 // binary_reader.cpp (bytes) and binary_resolve.cpp (whole-trace checks),
 // the varint codec in binary_codec.h. The writer mimics the recording runtime:
 // every thread fills its own buffer and a buffer is flushed as one EVENTS
@@ -96,6 +96,7 @@ void writeSources(const Trace &t, BlockWriter &w) {
     putVarint(p, s.column);
     putVarint(p, s.function.size());
     p += s.function;
+    putVarint(p, s.inlinedAt);
     w.maybeFlush(RP_BLOCK_SOURCES, p, false);
   }
   w.maybeFlush(RP_BLOCK_SOURCES, p, true);
@@ -114,14 +115,37 @@ void writeInits(const Trace &t, BlockWriter &w) {
   w.maybeFlush(RP_BLOCK_INIT, p, true);
 }
 
+unsigned sizeCode(const Event &e) {
+  if (!isAccess(e.kind))
+    return 0;
+  switch (e.size) {
+  case 1:
+    return RP_SIZE_1;
+  case 4:
+    return RP_SIZE_4;
+  case 8:
+    return RP_SIZE_8;
+  default:
+    return RP_SIZE_VARINT;
+  }
+}
+
 /// Appends the record of event `i` (its seq is `i`; `prev` is the previous
-/// seq in the block).
-void putRecord(const Trace &t, EventId i, uint64_t prev, std::string &p) {
+/// seq in the block, `*prevLoc` the previous location key of the block).
+void putRecord(const Trace &t, EventId i, uint64_t prev, uint64_t *prevLoc,
+               std::string &p) {
   const Event &e = t.events[i];
   bool hasSrc = e.src != 0 && e.src < t.sources.size();
+  unsigned size = sizeCode(e);
   p.push_back(static_cast<char>(static_cast<uint8_t>(e.kind) |
+                                size << RP_SIZE_SHIFT |
                                 (hasSrc ? RP_HAS_SRC : 0)));
   putVarint(p, i - prev - 1);
+  // Locations are deltas from the block's previous one (v2).
+  auto putLoc = [&](uint64_t key) {
+    putVarint(p, zigzag(static_cast<int64_t>(key - *prevLoc)));
+    *prevLoc = key;
+  };
   switch (e.kind) {
   case EventKind::Begin:
   case EventKind::End:
@@ -144,9 +168,12 @@ void putRecord(const Trace &t, EventId i, uint64_t prev, std::string &p) {
     putVarint(p, e.extra == kNone ? 0 : uint64_t{e.extra} + 1);
     break;
   case EventKind::Barrier:
+    putVarint(p, e.obj);
+    putVarint(p, e.aux);
+    break;
   case EventKind::Alloc:
   case EventKind::Free:
-    putVarint(p, e.obj);
+    putLoc(e.obj);
     putVarint(p, e.aux);
     break;
   case EventKind::SemInit:
@@ -157,15 +184,17 @@ void putRecord(const Trace &t, EventId i, uint64_t prev, std::string &p) {
   case EventKind::Write:
   case EventKind::AtomicRead:
   case EventKind::AtomicWrite:
-    putVarint(p, e.obj);
-    putVarint(p, e.size);
+    putLoc(e.obj);
+    if (size == RP_SIZE_VARINT)
+      putVarint(p, e.size);
     putVarint(p, zigzag(e.value));
     break;
   case EventKind::AtomicRmw:
     RACEPREDICT_ASSERT(e.extra < t.rmwOld.size(),
                        "writing an rmw without its read value (finishTrace?)");
-    putVarint(p, e.obj);
-    putVarint(p, e.size);
+    putLoc(e.obj);
+    if (size == RP_SIZE_VARINT)
+      putVarint(p, e.size);
     putVarint(p, zigzag(e.value));
     putVarint(p, zigzag(t.rmwReadValue(e)));
     break;
@@ -193,8 +222,33 @@ void putRecord(const Trace &t, EventId i, uint64_t prev, std::string &p) {
     putVarint(p, e.src);
 }
 
+/// The call sites of a stack node, outermost first.
+std::vector<SrcId> stackPath(const Trace &t, uint32_t node) {
+  std::vector<SrcId> path;
+  for (; node != 0; node = t.stackNodes[node].parent)
+    path.push_back(t.stackNodes[node].callSite);
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+/// Appends a stack record moving a thread from stack `from` to `to`.
+void putStackRecord(const Trace &t, uint32_t from, uint32_t to,
+                    std::string &p) {
+  std::vector<SrcId> a = stackPath(t, from), b = stackPath(t, to);
+  size_t common = 0;
+  while (common < a.size() && common < b.size() && a[common] == b[common])
+    ++common;
+  p.push_back(static_cast<char>(RP_STACK));
+  putVarint(p, a.size() - common);
+  putVarint(p, b.size() - common);
+  for (size_t k = common; k < b.size(); ++k)
+    putVarint(p, b[k]);
+}
+
 void writeEvents(const Trace &t, BlockWriter &w) {
   std::vector<std::vector<EventId>> byThread;
+  // Each thread's call stack as the reader knows it (carried across blocks).
+  std::unordered_map<ThreadId, uint32_t> stackOfThread;
   std::vector<ThreadId> order; // threads in order of their first event
   std::unordered_map<ThreadId, size_t> slot;
   std::string p;
@@ -210,15 +264,25 @@ void writeEvents(const Trace &t, BlockWriter &w) {
     }
     for (size_t s = 0; s < order.size(); ++s) {
       const std::vector<EventId> &evs = byThread[s];
+      std::string recs;
+      uint64_t prev = uint64_t{evs.front()} - 1, prevLoc = 0;
+      size_t count = 0;
+      uint32_t &stack = stackOfThread[order[s]];
+      for (EventId i : evs) {
+        if (t.stackOf(i) != stack) {
+          putStackRecord(t, stack, t.stackOf(i), recs);
+          stack = t.stackOf(i);
+          ++count;
+        }
+        putRecord(t, i, prev, &prevLoc, recs);
+        prev = i;
+        ++count;
+      }
       p.clear();
       putVarint(p, order[s]);
       putVarint(p, evs.front());
-      putVarint(p, evs.size());
-      uint64_t prev = uint64_t{evs.front()} - 1;
-      for (EventId i : evs) {
-        putRecord(t, i, prev, p);
-        prev = i;
-      }
+      putVarint(p, count);
+      p += recs;
       w.block(RP_BLOCK_EVENTS, p);
     }
     byThread.clear();

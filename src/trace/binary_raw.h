@@ -50,9 +50,29 @@ struct RawTrace {
   /// the file's source id; extra indexes notify / depOff / t's side tables.
   std::vector<Event> events;
   std::vector<uint64_t> seqs; ///< parallel to events
+  /// Parallel to events once any event has a call stack (t.stackNodes, with
+  /// file source ids as call sites until resolved); empty otherwise.
+  std::vector<uint32_t> stacks;
+  /// The call-stack trie with file source ids as call sites (Trace's shape).
+  std::vector<StackNode> stackNodes{{kNone, 0}};
+  std::unordered_map<uint64_t, uint32_t> stackIndex;
+  uint32_t pushStack(uint32_t parent, uint64_t site) {
+    auto [it, fresh] =
+        stackIndex.emplace(uint64_t{parent} << 32 | site,
+                           static_cast<uint32_t>(stackNodes.size()));
+    if (fresh)
+      stackNodes.push_back({parent, static_cast<SrcId>(site)});
+    return it->second;
+  }
   KeySpace keys[kNumNameSpaces];
   std::vector<std::pair<uint64_t, SourceLoc>> sources; ///< file id, location
   std::vector<std::pair<uint32_t, int64_t>> inits;     ///< provisional loc id
+  /// GLOBALS entries: address, size, name (names location keys in range).
+  struct Global {
+    uint64_t addr, size;
+    std::string name;
+  };
+  std::vector<Global> globals;
   /// Wait events: extra indexes this (notify seq + 1, 0 = none).
   std::vector<uint64_t> notify;
   /// Branch events with deps: extra indexes depOff (CSR over depSeqs).

@@ -1,6 +1,6 @@
 //===- trace/binary_reader.cpp - Streaming reader of .rptrace files -------===//
 //
-// Reads the version-1 layout of trace/format.h block by block (a block is
+// Reads versions 1 and 2 of trace/format.h block by block (a block is
 // held in memory, the file never is). Every length read from the file is
 // bounded by the bytes actually present, so corrupt input cannot make the
 // reader allocate more than the file holds, loop, or crash: it ends in a
@@ -121,9 +121,12 @@ private:
   Expected<bool> names(Cursor &c, bool complete);
   Expected<bool> sources(Cursor &c, bool complete);
   Expected<bool> inits(Cursor &c, bool complete);
+  Expected<bool> globals(Cursor &c, bool complete);
   Expected<bool> events(Cursor &c, bool complete);
   /// One record; returns false (without an error) when it is incomplete.
   Expected<bool> record(Cursor &c, uint64_t threadKey, uint64_t *prevSeq);
+  /// A v2 stack record: moves the thread's current stack node.
+  Expected<bool> stackRecord(Fields &f, uint64_t start, uint64_t threadKey);
 
   std::istream &in_;
   const std::string &name_;
@@ -132,6 +135,10 @@ private:
   RawTrace raw_;
   std::unordered_map<uint64_t, size_t> sourceIndex_; ///< duplicate check
   std::vector<uint64_t> list_; ///< scratch: a record's dependences or args
+  unsigned version_ = RP_TRACE_VERSION;
+  uint64_t prevLoc_ = 0; ///< v2: previous location key of the EVENTS block
+  /// v2: each thread's current call-stack node (carried across its blocks).
+  std::unordered_map<uint64_t, uint32_t> stackOfThread_;
 };
 
 Expected<bool> BinaryReader::header() {
@@ -146,10 +153,12 @@ Expected<bool> BinaryReader::header() {
     return Error{name_ + ": truncated at byte " + std::to_string(got) +
                  " after 0 events (in the file header)"};
   unsigned version = h[8] | unsigned{h[9]} << 8;
-  if (version != RP_TRACE_VERSION)
+  version_ = version;
+  if (version < RP_TRACE_MIN_VERSION || version > RP_TRACE_VERSION)
     return Error{name_ + ": binary trace format version " +
                  std::to_string(version) +
-                 " is not supported: this racepredict reads version " +
+                 " is not supported: this racepredict reads versions " +
+                 std::to_string(RP_TRACE_MIN_VERSION) + " to " +
                  std::to_string(RP_TRACE_VERSION) +
                  " (use the racepredict that recorded it to convert it to "
                  "text)"};
@@ -180,7 +189,8 @@ Expected<Trace> BinaryReader::read(ReadInfo *info) {
     }
     uint8_t type = bh[0];
     uint32_t len = codec::getU32(bh + 4);
-    if (type < RP_BLOCK_NAMES || type > RP_BLOCK_END)
+    if (type < RP_BLOCK_NAMES || type > RP_BLOCK_GLOBALS ||
+        (type == RP_BLOCK_GLOBALS && version_ < 2))
       return fail(start, "unknown block type " + std::to_string(type));
     if (type == RP_BLOCK_END) {
       if (len != 0)
@@ -236,6 +246,8 @@ Expected<bool> BinaryReader::block(uint8_t type, Cursor &c, bool complete) {
     return sources(c, complete);
   case RP_BLOCK_INIT:
     return inits(c, complete);
+  case RP_BLOCK_GLOBALS:
+    return globals(c, complete);
   default:
     return events(c, complete);
   }
@@ -279,7 +291,13 @@ Expected<bool> BinaryReader::sources(Cursor &c, bool complete) {
     loc.file = f.s();
     uint64_t line = f.v(), col = f.v();
     loc.function = f.s();
+    uint64_t inlinedAt = version_ >= 2 ? f.v() : 0;
     RACEPREDICT_CHECK_ENTRY(f, start, "a SOURCES entry");
+    if (inlinedAt >= kNone || inlinedAt == id)
+      return fail(start, "inlined-at source id " + std::to_string(inlinedAt) +
+                             " out of range");
+    // A file source id for now; binary_resolve.cpp maps it.
+    loc.inlinedAt = static_cast<SrcId>(inlinedAt);
     if (id == 0 || id >= kNone)
       return fail(start, "source id " + std::to_string(id) + " out of range");
     if (line > UINT32_MAX || col > UINT32_MAX)
@@ -309,6 +327,24 @@ Expected<bool> BinaryReader::inits(Cursor &c, bool complete) {
   return true;
 }
 
+Expected<bool> BinaryReader::globals(Cursor &c, bool complete) {
+  while (!c.atEnd()) {
+    uint64_t start = c.offset();
+    Fields f{c};
+    uint64_t addr = f.v(), size = f.v();
+    std::string name = f.s();
+    RACEPREDICT_CHECK_ENTRY(f, start, "a GLOBALS entry");
+    if (name.empty() || !sane(name))
+      return fail(start, "an empty or unprintable global name");
+    if (size == 0 || addr + size < addr)
+      return fail(start, "global '" + name +
+                             "' has an empty or wrapping "
+                             "address range");
+    raw_.globals.push_back({addr, size, std::move(name)});
+  }
+  return true;
+}
+
 Expected<bool> BinaryReader::events(Cursor &c, bool complete) {
   uint64_t start = c.offset();
   Fields f{c};
@@ -325,6 +361,7 @@ Expected<bool> BinaryReader::events(Cursor &c, bool complete) {
                            " records but holds only " +
                            std::to_string(c.remaining()) + " bytes");
   uint64_t prev = firstSeq - 1; // wraps for 0; the first delta adds it back
+  prevLoc_ = 0;
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t recStart = c.offset();
     auto r = record(c, threadKey, &prev);
@@ -348,12 +385,18 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   uint64_t start = c.offset();
   Fields f{c};
   uint8_t code = f.b();
+  unsigned kindCode = version_ >= 2 ? code & RP_KIND_MASK : code & ~RP_HAS_SRC;
+  unsigned sizeCode = version_ >= 2 ? (code >> RP_SIZE_SHIFT) & 3 : 0;
+  if (f.st == Status::Ok && version_ >= 2 && code == RP_STACK)
+    return stackRecord(f, start, threadKey);
   uint64_t delta = f.v();
-  if (f.st == Status::Ok && (code & ~RP_HAS_SRC) >= kNumEventKinds)
-    return fail(start,
-                "unknown event kind " + std::to_string(code & ~RP_HAS_SRC));
+  if (f.st == Status::Ok && kindCode >= kNumEventKinds)
+    return fail(start, "unknown event kind " + std::to_string(kindCode));
   Event e{};
-  e.kind = static_cast<EventKind>(code & ~RP_HAS_SRC);
+  e.kind = static_cast<EventKind>(kindCode);
+  if (f.st == Status::Ok && sizeCode != 0 && !isAccess(e.kind))
+    return fail(start, std::string("a size code on a '") + opName(e.kind) +
+                           "' record");
   e.extra = kNone;
   // Raw fields first; keys are interned only once the record is complete
   // and valid, so a cut record leaves no phantom symbol behind.
@@ -364,6 +407,11 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   NameSpace ns = objNameSpace(e.kind, &has);
   if (has)
     obj = f.v();
+  if (has && version_ >= 2 && ns == NameSpace::Location) {
+    obj = prevLoc_ + static_cast<uint64_t>(codec::unzigzag(obj));
+    if (f.st == Status::Ok)
+      prevLoc_ = obj;
+  }
   switch (e.kind) {
   case EventKind::Wait:
     aux = f.v();
@@ -382,7 +430,10 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   case EventKind::AtomicRead:
   case EventKind::AtomicWrite:
   case EventKind::AtomicRmw:
-    size = f.v();
+    size = sizeCode == RP_SIZE_VARINT ? f.v()
+           : sizeCode == RP_SIZE_1    ? 1
+           : sizeCode == RP_SIZE_4    ? 4
+                                      : 8;
     e.value = codec::unzigzag(f.v());
     if (e.kind == EventKind::AtomicRmw)
       old = f.v();
@@ -468,8 +519,45 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
     break;
   }
   *prevSeq = seq;
+  if (!stackOfThread_.empty()) {
+    auto it = stackOfThread_.find(threadKey);
+    uint32_t node = it == stackOfThread_.end() ? 0 : it->second;
+    if (node != 0 && raw_.stacks.size() < raw_.events.size())
+      raw_.stacks.resize(raw_.events.size(), 0);
+    if (!raw_.stacks.empty() || node != 0)
+      raw_.stacks.push_back(node);
+  }
   raw_.events.push_back(e);
   raw_.seqs.push_back(seq);
+  return true;
+}
+
+Expected<bool> BinaryReader::stackRecord(Fields &f, uint64_t start,
+                                         uint64_t threadKey) {
+  uint64_t pops = f.v();
+  uint64_t pushes = f.count(0);
+  list_.clear();
+  for (uint64_t i = 0; i < pushes && f.st == Status::Ok; ++i)
+    list_.push_back(f.v());
+  if (f.st == Status::Short)
+    return false;
+  if (f.st == Status::Bad)
+    return fail(start, "malformed number in a stack record");
+  uint32_t &node = stackOfThread_[threadKey];
+  const auto &nodes = raw_.stackNodes;
+  for (uint64_t i = 0; i < pops; ++i) {
+    if (node == 0)
+      return fail(start, "a stack record pops " + std::to_string(pops) +
+                             " frames from a shorter call stack");
+    node = nodes[node].parent;
+  }
+  for (uint64_t site : list_) {
+    if (site >= kNone) // 0 is legal: a call from unknown code (libc -> main)
+      return fail(start, "call-site source id " + std::to_string(site) +
+                             " out of range");
+    // A file source id for now; binary_resolve.cpp maps it.
+    node = raw_.pushStack(node, site);
+  }
   return true;
 }
 

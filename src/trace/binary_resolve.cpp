@@ -28,6 +28,10 @@ public:
         return r.error();
     }
     raw_.t.events = std::move(raw_.events);
+    if (!raw_.stacks.empty()) {
+      raw_.stacks.resize(raw_.t.events.size(), 0);
+      raw_.t.eventStacks = std::move(raw_.stacks);
+    }
     // The same consistency pass as the text reader: thread ids, rmw values.
     auto r = finishTrace(raw_.t, name_);
     if (!r)
@@ -54,7 +58,36 @@ private:
   const std::string &name_;
 };
 
+/// `name` / `name+OFF` for an address inside a recorded global variable,
+/// else the hex key. `globals` is sorted by address.
+std::string globalName(const std::vector<RawTrace::Global> &globals,
+                       uint64_t key) {
+  auto it = std::upper_bound(
+      globals.begin(), globals.end(), key,
+      [](uint64_t k, const RawTrace::Global &g) { return k < g.addr; });
+  if (it != globals.begin()) {
+    --it;
+    if (key - it->addr < it->size)
+      return key == it->addr ? it->name
+                             : it->name + "+" + std::to_string(key - it->addr);
+  }
+  return hexKey(key);
+}
+
 Expected<bool> Resolver::bindNames() {
+  std::vector<RawTrace::Global> &globals = raw_.globals;
+  std::sort(globals.begin(), globals.end(),
+            [](const RawTrace::Global &a, const RawTrace::Global &b) {
+              return a.addr < b.addr;
+            });
+  // Two file-static globals may share a name: keep them apart (the name is
+  // the location's identity once bound).
+  std::unordered_map<std::string, int> uses;
+  for (const auto &g : globals)
+    ++uses[g.name];
+  for (auto &g : globals)
+    if (uses[g.name] > 1)
+      g.name += "@" + hexKey(g.addr);
   // Keys that name the same string are one object, as in the text format.
   std::vector<SymId> remap[kNumNameSpaces];
   for (int ns = 0; ns < kNumNameSpaces; ++ns) {
@@ -66,6 +99,8 @@ Expected<bool> Resolver::bindNames() {
         remap[ns].push_back(tab.intern(n));
       else if (ns == int(NameSpace::Thread))
         remap[ns].push_back(tab.intern("t" + std::to_string(ks.keys[i])));
+      else if (ns == int(NameSpace::Location) && !globals.empty())
+        remap[ns].push_back(tab.intern(globalName(globals, ks.keys[i])));
       else
         remap[ns].push_back(tab.intern(hexKey(ks.keys[i])));
     }
@@ -88,6 +123,36 @@ Expected<bool> Resolver::bindNames() {
   std::unordered_map<uint64_t, SrcId> srcMap;
   for (auto &[id, loc] : raw_.sources)
     srcMap.emplace(id, raw_.t.addSource(std::move(loc)));
+  // In a cut file a stack may name a source whose SOURCES entry was lost:
+  // it gets an empty placeholder, so distinct ids stay distinct.
+  auto mapSrc = [&](uint64_t id, SrcId *out) {
+    auto it = srcMap.find(id);
+    if (it == srcMap.end() && raw_.cut)
+      it = srcMap.emplace(id, raw_.t.addSource(SourceLoc{})).first;
+    if (it == srcMap.end())
+      return false;
+    *out = it->second;
+    return true;
+  };
+  for (size_t i = 0, n = raw_.t.sources.size(); i < n; ++i) {
+    SrcId at = raw_.t.sources[i].inlinedAt, mapped = 0;
+    if (at != 0 && !mapSrc(at, &mapped))
+      return Error{name_ + ": a source is inlined at source id " +
+                   std::to_string(at) + ", which no SOURCES block defines"};
+    raw_.t.sources[i].inlinedAt = mapped;
+  }
+  // Parents precede children in the raw trie, so rebuilding it in order
+  // keeps every node id.
+  for (size_t n = 1; n < raw_.stackNodes.size(); ++n) {
+    SrcId site = 0;
+    if (raw_.stackNodes[n].callSite != 0 &&
+        !mapSrc(raw_.stackNodes[n].callSite, &site))
+      return Error{name_ + ": a call stack names source id " +
+                   std::to_string(raw_.stackNodes[n].callSite) +
+                   ", which no SOURCES block defines"};
+    uint32_t id = raw_.t.pushStack(raw_.stackNodes[n].parent, site);
+    RACEPREDICT_ASSERT(id == n, "call-stack trie ids must survive remapping");
+  }
   for (size_t i = 0; i < raw_.events.size(); ++i) {
     Event &e = raw_.events[i];
     if (e.src == 0)
@@ -155,6 +220,14 @@ Expected<bool> Resolver::orderBySeq() {
   }
   raw_.events = std::move(sorted);
   seqs = std::move(sortedSeqs);
+  if (!raw_.stacks.empty()) {
+    raw_.stacks.resize(n, 0);
+    std::vector<uint32_t> stacks;
+    stacks.reserve(n);
+    for (uint32_t i : order)
+      stacks.push_back(raw_.stacks[i]);
+    raw_.stacks = std::move(stacks);
+  }
   return true;
 }
 

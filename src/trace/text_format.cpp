@@ -79,6 +79,50 @@ std::vector<std::string> splitFields(const std::string &line) {
   return out;
 }
 
+/// `%XX` escapes in file and function names of `@` tokens: recorded C++
+/// names have blanks (`thread<(lambda at a.cpp:11:17), void>`), which the
+/// space-separated format could not otherwise carry.
+bool needsEscape(unsigned char c, bool file) {
+  return c <= ' ' || c == 0x7f || c == '#' || c == '%' || c == '@' ||
+         (file && c == ':');
+}
+
+std::string escapeSourceName(const std::string &s, bool file) {
+  static const char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (needsEscape(c, file)) {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    } else {
+      out.push_back(static_cast<char>(c));
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> unescapeSourceName(const std::string &s) {
+  std::string out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '%') {
+      out.push_back(s[i]);
+      continue;
+    }
+    auto hex = [](char c) {
+      return c >= '0' && c <= '9'   ? c - '0'
+             : c >= 'A' && c <= 'F' ? c - 'A' + 10
+             : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                    : -1;
+    };
+    if (i + 2 >= s.size() || hex(s[i + 1]) < 0 || hex(s[i + 2]) < 0)
+      return std::nullopt;
+    out.push_back(static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2])));
+    i += 2;
+  }
+  return out;
+}
+
 class LineParser {
 public:
   LineParser(Trace &t, std::string name) : t_(t), name_(std::move(name)) {}
@@ -97,15 +141,26 @@ public:
       t_.initValues[t_.table(NameSpace::Location).intern(f[1])] = v;
       return true;
     }
-    SrcId src = 0;
-    if (f.back().size() > 1 && f.back()[0] == '@') {
-      auto loc = parseSource(f.back());
-      if (!loc)
-        return fail("malformed source location '" + f.back() +
-                    "' (expected @file:line[:col][@function])");
-      src = *loc;
+    // Trailing `@` tokens: the event's location, then its call stack, one
+    // call site per token, innermost first (`@-` = no location).
+    std::vector<SrcId> frames;
+    while (f.size() > 2 && f.back().size() > 1 && f.back()[0] == '@') {
+      SrcId id = 0;
+      if (f.back() != "@-") {
+        auto loc = parseSource(f.back());
+        if (!loc)
+          return fail("malformed source location '" + f.back() +
+                      "' (expected @file:line[:col][@function])");
+        id = *loc;
+      }
+      frames.push_back(id);
       f.pop_back();
     }
+    std::reverse(frames.begin(), frames.end());
+    SrcId src = frames.empty() ? 0 : frames[0];
+    uint32_t stack = 0;
+    for (size_t i = frames.size(); i-- > 1;)
+      stack = t_.pushStack(stack, frames[i]);
     if (f.size() < 2)
       return fail("expected `<thread> <op> [operands...]`");
     auto it = opTable().find(f[1]);
@@ -126,6 +181,10 @@ public:
     auto r = fill(e, f[1], ops);
     if (!r)
       return r;
+    if (stack != 0 && t_.eventStacks.size() < t_.events.size())
+      t_.eventStacks.resize(t_.events.size(), 0);
+    if (stack != 0 || !t_.eventStacks.empty())
+      t_.eventStacks.push_back(stack);
     t_.events.push_back(e);
     return true;
   }
@@ -162,6 +221,10 @@ private:
       }
     if (parts.size() < 2 || parts.size() > 3 || parts[0].empty())
       return std::nullopt;
+    auto file = unescapeSourceName(parts[0]);
+    auto fn = unescapeSourceName(func);
+    if (!file || !fn)
+      return std::nullopt;
     int64_t line = 0, col = 0;
     if (!parseInt(parts[1], &line) || line < 0)
       return std::nullopt;
@@ -171,8 +234,8 @@ private:
     auto it = srcCache_.find(key);
     if (it != srcCache_.end())
       return it->second;
-    SourceLoc loc{parts[0], static_cast<uint32_t>(line),
-                  static_cast<uint32_t>(col), func};
+    SourceLoc loc{*file, static_cast<uint32_t>(line),
+                  static_cast<uint32_t>(col), *fn};
     SrcId id = t_.addSource(std::move(loc));
     srcCache_.emplace(key, id);
     return id;
@@ -334,15 +397,41 @@ private:
   std::unordered_map<std::string, SrcId> srcCache_;
 };
 
-std::string sourceSuffix(const Trace &t, SrcId id) {
+std::string sourceToken(const Trace &t, SrcId id) {
   if (id == 0 || id >= t.sources.size())
-    return "";
+    return " @-";
   const SourceLoc &s = t.sources[id];
-  std::string out = " @" + s.file + ":" + std::to_string(s.line);
+  std::string out =
+      " @" + escapeSourceName(s.file, true) + ":" + std::to_string(s.line);
   if (s.column || !s.function.empty())
     out += ":" + std::to_string(s.column);
   if (!s.function.empty())
-    out += "@" + s.function;
+    out += "@" + escapeSourceName(s.function, false);
+  return out;
+}
+
+/// ` @loc @caller-site ...` for an event: its location (with the frames it
+/// was inlined into) and its call stack; "" when it has neither.
+std::string sourceSuffix(const Trace &t, EventId i) {
+  const Event &e = t.events[i];
+  bool hasSrc = e.src != 0 && e.src < t.sources.size();
+  if (!hasSrc && t.stackOf(i) == 0)
+    return "";
+  // The event's own location with its inlined chain, then every call site
+  // (unknown ones as `@-`, so the stack depth survives a round trip).
+  std::string out;
+  auto chain = [&](SrcId s) {
+    if (s == 0 || s >= t.sources.size()) {
+      out += sourceToken(t, 0);
+      return;
+    }
+    for (size_t n = 0; s != 0 && s < t.sources.size() && n <= t.sources.size();
+         ++n, s = t.sources[s].inlinedAt)
+      out += sourceToken(t, s);
+  };
+  chain(e.src);
+  for (uint32_t n = t.stackOf(i); n != 0; n = t.stackNodes[n].parent)
+    chain(t.stackNodes[n].callSite);
   return out;
 }
 
@@ -444,7 +533,8 @@ void writeTextTrace(const Trace &t, std::ostream &out) {
   std::sort(inits.begin(), inits.end());
   for (auto &[l, v] : inits)
     out << "init " << locs.name(l) << " " << v << "\n";
-  for (const Event &e : t.events) {
+  for (EventId i = 0; i < t.events.size(); ++i) {
+    const Event &e = t.events[i];
     out << t.threadName(e.thread) << " " << opName(e.kind);
     std::string obj = t.objName(e);
     if (!obj.empty())
@@ -493,7 +583,7 @@ void writeTextTrace(const Trace &t, std::ostream &out) {
     default:
       break;
     }
-    out << sourceSuffix(t, e.src) << "\n";
+    out << sourceSuffix(t, i) << "\n";
   }
 }
 

@@ -38,6 +38,31 @@ SrcId Trace::addSource(SourceLoc loc) {
   return static_cast<SrcId>(sources.size() - 1);
 }
 
+uint32_t Trace::pushStack(uint32_t parent, SrcId callSite) {
+  uint64_t key = uint64_t{parent} << 32 | callSite;
+  auto [it, fresh] =
+      stackIndex_.emplace(key, static_cast<uint32_t>(stackNodes.size()));
+  if (fresh)
+    stackNodes.push_back({parent, callSite});
+  return it->second;
+}
+
+std::vector<SrcId> Trace::frames(EventId e) const {
+  std::vector<SrcId> out;
+  // A corrupt inlinedAt cycle cannot hang the report: every chain is
+  // bounded by the number of sources.
+  auto addChain = [&](SrcId s) {
+    for (size_t n = 0; s != 0 && s < sources.size() && n <= sources.size();
+         ++n, s = sources[s].inlinedAt)
+      out.push_back(s);
+  };
+  addChain(events[e].src);
+  for (uint32_t n = stackOf(e); n != 0 && n < stackNodes.size();
+       n = stackNodes[n].parent)
+    addChain(stackNodes[n].callSite);
+  return out;
+}
+
 std::string Trace::objName(const Event &e) const {
   bool has = false;
   NameSpace ns = objNameSpace(e.kind, &has);

@@ -7,6 +7,9 @@ races with the program's expectations, exactly.
 Expectations live in the program: a line ending in `// @NAME` is an anchor;
 `// expect-race: A B` says the accesses at anchors A and B race (compared
 as unordered `file:line` pairs); no expect-race line means no race at all.
+`// expect-stack: A f g h` says every reported access at anchor A has the
+call stack f (innermost), g, h (function names of the report's frames).
+`// expect-location: NAME` says every reported race is on variable NAME.
 """
 import argparse
 import json
@@ -19,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rptrace_dump  # noqa: E402
 
 
-def expectations(src):
+def expectations(src, stacks=None):
     anchors, pairs = {}, set()
     base = os.path.basename(src)
     with open(src) as f:
@@ -33,7 +36,27 @@ def expectations(src):
         if m:
             a, b = anchors[m.group(1)], anchors[m.group(2)]
             pairs.add(tuple(sorted((a, b))))
+        m = re.search(r"expect-stack:\s*(\w+)\s+(.*)$", line)
+        if m and stacks is not None:
+            stacks[anchors[m.group(1)]] = m.group(2).split()
     return pairs
+
+
+def check_stacks(report, stacks):
+    """Every race side at an anchor with an expected stack has it."""
+    seen = set()
+    for race in report["races"]:
+        for side in (race["first"], race["second"]):
+            loc = file_line(side["loc"])
+            if loc not in stacks:
+                continue
+            frames = side.get("stack", [side["function"] + " " + side["loc"]])
+            got = [f.split(" ")[0] for f in frames]
+            if got != stacks[loc]:
+                return f"stack at {loc}: expected {stacks[loc]}, got {frames}"
+            seen.add(loc)
+    missing = set(stacks) - seen
+    return f"no reported access at {sorted(missing)}" if missing else None
 
 
 def file_line(loc):
@@ -88,7 +111,8 @@ def main():
     got = {tuple(sorted((file_line(x["first"]["loc"]),
                          file_line(x["second"]["loc"]))))
            for x in report["races"]}
-    want = expectations(a.src)
+    stacks = {}
+    want = expectations(a.src, stacks)
     if got != want:
         print("expected races:", sorted(want))
         print("predicted races:", sorted(got))
@@ -98,6 +122,13 @@ def main():
         return fail("predicted races differ from the expectation")
     if (r.returncode == 1) != bool(want):
         return fail(f"analyze exit status {r.returncode} does not match")
+    problem = check_stacks(report, stacks)
+    if problem:
+        return fail(problem)
+    for m in re.finditer(r"expect-location:\s*(\S+)", open(a.src).read()):
+        names = {x["location"] for x in report["races"]}
+        if names != {m.group(1)}:
+            return fail(f"races on {sorted(names)}, expected {m.group(1)}")
     print(f"ok: {len(events)} events, races {sorted(got)}")
     return 0
 

@@ -10,7 +10,7 @@
 
 /* Bump when hooks.def or the structures below change; __racepredict_init
  * rejects modules compiled against another version. */
-#define RP_ABI_VERSION 1
+#define RP_ABI_VERSION 2
 
 typedef void __rp_void;
 typedef uint8_t __rp_u8;
@@ -20,12 +20,14 @@ typedef uint64_t __rp_u64;
 typedef void *__rp_ptr;
 
 /* One source location of a module's location table (index = local id - 1).
- * LLVM layout: { ptr, ptr, i32, i32 }. */
+ * inlined_at: the local id of the location this one was inlined into, 0 =
+ * none. LLVM layout: { ptr, ptr, i32, i32, i32 }. */
 struct __racepredict_source {
   const char *file;
   const char *function;
   uint32_t line;
   uint32_t column;
+  uint32_t inlined_at;
 };
 
 /* A global variable, so that the trace can name its address.
@@ -69,6 +71,11 @@ enum __racepredict_rmw_op {
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The call site of the next function entry: instrumented code stores the
+ * location id of each call here right before the call, and the callee's
+ * __racepredict_func_enter pushes it onto the thread's shadow stack. */
+extern __thread uint32_t __racepredict_callsite;
 
 #define HOOK(name, ret, ...) ret __racepredict_##name(__VA_ARGS__);
 #include "racepredict/abi/hooks.def"

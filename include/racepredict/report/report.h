@@ -9,6 +9,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace racepredict::report {
 
@@ -48,6 +49,11 @@ nlohmann::ordered_json sarifReport(const trace::Trace &t,
                                    const solver::DeadlockResult *deadlocks,
                                    const analysis::TraceIndex &idx,
                                    const ReportContext &ctx);
+
+/// The call stack of an event as `function file:line[:col]` frames,
+/// innermost first (its own location, inlined frames, call sites); empty
+/// when the event has no source location.
+std::vector<std::string> stackFrames(const trace::Trace &t, trace::EventId e);
 
 /// `t2 rd x 1` (+ ` @file:line`): an event as one readable line.
 std::string describeEvent(const trace::Trace &t, trace::EventId e);

@@ -1,9 +1,9 @@
-/*===- trace/format.h - Binary trace format (.rptrace), version 1 ---------===*/
+/*===- trace/format.h - Binary trace format (.rptrace), version 2 ---------===*/
 /*
  * Shared by the recording runtime (C-compatible, no STL) and the analyser's
  * reader/writer. Everything multi-byte in the header is little-endian; all
  * record fields are LEB128 varints (zigzag for signed values), so a typical
- * access costs 6-10 bytes (DESIGN.md budget: <= 16 bytes/event).
+ * access costs 4-8 bytes (DESIGN.md budget: <= 16 bytes/event).
  *
  *   File   := Header Block*
  *   Header := magic[8] = "RPTRACE\0", u16 version, u8 endian (1 = little),
@@ -15,19 +15,25 @@
  *           Names raw object keys. Keys without a name are shown as
  *           "t<key>" (threads) or "0x<hex key>" (everything else).
  *   SOURCES { varint id (>= 1), varint len, file, varint line, varint col,
- *             varint len, function }*
+ *             varint len, function, varint inlinedAt (v2) }*
+ *           inlinedAt: the source id this location was inlined into, 0 = none.
  *   EVENTS  varint thread key, varint first seq, varint count, Record*count
  *           One per flushed per-thread buffer; blocks of different threads
  *           interleave. `seq` is the global observed order: the event's index
  *           in the trace is its rank among all seqs (gaps are allowed).
  *   INIT    { varint location key, zigzag value }*
+ *   GLOBALS (v2) { varint address, varint size, varint len, name }*
+ *           Names the location keys inside each global variable: `name` at
+ *           its address, `name+OFF` inside it, unless NAMES names the key.
  *   END     (empty) written on clean shutdown, exit(), abort() and fatal
  *           signals; a file without it was cut (kill -9, disk full) and is
  *           readable up to the last complete record.
  *
- * Record := u8 (kind | RP_HAS_SRC), varint seqDelta (seq - previous seq in
- *           this block - 1; the first record's previous seq is firstSeq - 1),
- *           fields by kind, then varint source id if RP_HAS_SRC:
+ * Record := u8 code, then by kind. code = kind (bits 0-4) | size code (bits
+ *           5-6, v2, access records: RP_SIZE_*) | RP_HAS_SRC (bit 7).
+ *   Event record: varint seqDelta (seq - previous seq in this block - 1; the
+ *           first record's previous seq is firstSeq - 1), fields by kind,
+ *           then varint source id if RP_HAS_SRC:
  *   Begin, End               -
  *   Fork, Join               child thread key
  *   Acquire/Release/RAcquire/TryFail   lock key
@@ -35,32 +41,53 @@
  *   Signal, Broadcast        cond key
  *   Barrier                  barrier key, count
  *   SemInit                  sem key, value;   SemPost, SemWait: sem key
- *   Read/Write/AtomicRead/AtomicWrite   location key, size, zigzag value
- *   AtomicRmw                location key, size, zigzag new, zigzag old
+ *   Read/Write/AtomicRead/AtomicWrite   location, [size], zigzag value
+ *   AtomicRmw                location, [size], zigzag new, zigzag old
  *   Branch                   ndeps + 1 (0 = plain rule), then per dependence
  *                            (seq - dep seq) of a read of the same thread
- *   Alloc, Free              location key, size
+ *   Alloc, Free              location, size
  *   Custom                   name key, nargs, arg key*   (NameSpace::Custom)
+ *   v1: `location` is the key and `[size]` is always a varint.
+ *   v2: `location` is zigzag(key - the previous location key of this EVENTS
+ *       block, 0 at its start): neighbouring accesses cost 1-2 bytes instead
+ *       of 6-7 for an address; `[size]` is present only for RP_SIZE_VARINT.
+ *   Stack record (v2, code RP_STACK, no seq, no source): varint pops, varint
+ *           pushes, then `pushes` call-site source ids, outermost first. It
+ *           changes the thread's call stack (carried across its blocks)
+ *           before its next event; the runtime writes one only when the
+ *           stack changed since the thread's last event.
  */
 #ifndef RACEPREDICT_TRACE_FORMAT_H
 #define RACEPREDICT_TRACE_FORMAT_H
 
 #include <stdint.h>
 
-/* Bump when a block or record layout changes; readers reject other versions
- * with a message naming both versions. */
-#define RP_TRACE_VERSION 1
+/* Bump when a block or record layout changes; readers accept every version
+ * from RP_TRACE_MIN_VERSION and reject others with a message naming both.
+ * 2: call stacks (RP_STACK, SOURCES inlinedAt), location deltas, size codes. */
+#define RP_TRACE_VERSION 2
+#define RP_TRACE_MIN_VERSION 1
 #define RP_TRACE_MAGIC "RPTRACE"
 #define RP_HEADER_SIZE 16
 #define RP_BLOCK_HEADER_SIZE 8
 #define RP_HAS_SRC 0x80
+#define RP_KIND_MASK 0x1f
+#define RP_SIZE_SHIFT 5
+/* Size codes of v2 access records (bits 5-6 of the record code). */
+#define RP_SIZE_VARINT 0 /* an explicit size varint follows the location */
+#define RP_SIZE_1 1
+#define RP_SIZE_4 2
+#define RP_SIZE_8 3
+/* The code of a stack record (v2); never an event kind. */
+#define RP_STACK 30
 
 enum rp_block_type {
   RP_BLOCK_NAMES = 1,
   RP_BLOCK_SOURCES = 2,
   RP_BLOCK_EVENTS = 3,
   RP_BLOCK_INIT = 4,
-  RP_BLOCK_END = 5
+  RP_BLOCK_END = 5,
+  RP_BLOCK_GLOBALS = 6
 };
 
 /* Event kind codes: identical to racepredict::trace::EventKind. */

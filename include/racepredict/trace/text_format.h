@@ -8,7 +8,12 @@
 //                         (spurious or timed-out wake-up); default: the latest
 //                         signal/broadcast on c before it that no other wait
 //                         consumed
-//   `@file:line:col@fn`   the function of a source location
+//   `@file:line:col@fn`   the function of a source location; file and
+//                         function spell blank, '#', '%', '@' (and ':' in
+//                         files) as %XX, e.g. `@a.cpp:3:0@f<int,%20long>`
+//   `@loc @site @site...` a call stack: the event's location, then the
+//                         call site of each enclosing frame, innermost first
+//                         (`@-` = unknown location / call site)
 //
 #pragma once
 

@@ -31,8 +31,19 @@ struct SourceLoc {
   uint32_t line = 0;
   uint32_t column = 0;
   std::string function;
+  /// The location this one was inlined into (a call site of `function`'s
+  /// caller, from the DILocation's inlinedAt), 0 = not inlined. Reports
+  /// expand the chain into frames, as TSan's symbolizer does.
+  SrcId inlinedAt = 0;
   /// `file:line[:col]` (no function), as reports print it.
   std::string str() const;
+};
+
+/// One node of the call-stack trie: the stack of its parent plus a call
+/// site. Node 0 is the empty stack (main's or a thread's start routine).
+struct StackNode {
+  uint32_t parent;
+  SrcId callSite;
 };
 
 /// A recorded execution. Event order in `events` is the observed total order;
@@ -55,6 +66,11 @@ public:
   /// Custom event arguments: CSR over argItems (custom name space symbols).
   std::vector<uint32_t> argOffsets{0};
   std::vector<SymId> argItems;
+  /// Call stacks (binary format v2, text `@frame` lists): a trie of call
+  /// sites; stackNodes[0] is the empty stack.
+  std::vector<StackNode> stackNodes{{kNone, 0}};
+  /// Per event, its stack node; empty when the trace carries no stacks.
+  std::vector<uint32_t> eventStacks;
 
   SymbolTable &table(NameSpace ns) { return names[static_cast<int>(ns)]; }
   const SymbolTable &table(NameSpace ns) const {
@@ -75,8 +91,22 @@ public:
   uint32_t addArgs(const std::vector<SymId> &args);
   std::pair<const SymId *, const SymId *> args(const Event &e) const;
 
+  /// The node for `parent`'s stack with `callSite` pushed (interned).
+  uint32_t pushStack(uint32_t parent, SrcId callSite);
+  /// The stack node of event `e` (0 when the trace has no stacks).
+  uint32_t stackOf(EventId e) const {
+    return e < eventStacks.size() ? eventStacks[e] : 0;
+  }
+  /// The source frames of event `e`, innermost first: its own location and
+  /// the locations it was inlined into, then each call site (with its
+  /// inlined chain). Frames without a location are skipped.
+  std::vector<SrcId> frames(EventId e) const;
+
   /// The value an atomic rmw read.
   int64_t rmwReadValue(const Event &e) const { return rmwOld[e.extra]; }
+
+private:
+  std::unordered_map<uint64_t, uint32_t> stackIndex_; ///< (parent, site)
 };
 
 } // namespace racepredict::trace

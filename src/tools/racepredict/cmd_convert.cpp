@@ -56,13 +56,7 @@ std::optional<std::string> textProblem(const trace::Trace &t) {
       if (!textWord(n) || (ns == 0 && n == "init"))
         return std::string(kSpace[ns]) + " name '" + n + "'";
     }
-  for (const trace::SourceLoc &s : t.sources) {
-    if (s.file.empty() && s.function.empty())
-      continue;
-    if (!textWord(s.file) || s.file.find_first_of(":@") != std::string::npos ||
-        (!s.function.empty() && !textWord(s.function)))
-      return "source location '" + s.file + "' (function '" + s.function + "')";
-  }
+  // Source files and functions are %XX-escaped by the text writer.
   return std::nullopt;
 }
 
@@ -94,9 +88,9 @@ int runConvert(const ConvertArgs &a) {
         t->sources[i].file = "??";
     if (auto problem = textProblem(*t)) {
       std::cerr << "racepredict: " << a.in << ": the " << *problem
-                << " cannot be written in the text format (blank, '#', "
-                   "leading '@' or ':' in a file name); convert to binary "
-                   "instead\n";
+                << " cannot be written in the text format (blank, '#' or "
+                   "control character, or a thread named 'init'); convert to "
+                   "binary instead\n";
       return kExitInput;
     }
   }

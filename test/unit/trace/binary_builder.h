@@ -16,7 +16,7 @@ namespace racepredict::trace::test {
 
 class BinaryBuilder {
 public:
-  explicit BinaryBuilder(unsigned version = RP_TRACE_VERSION) {
+  explicit BinaryBuilder(unsigned version = 1) {
     bytes_.assign(RP_TRACE_MAGIC, sizeof(RP_TRACE_MAGIC));
     codec::putU16(bytes_, static_cast<uint16_t>(version));
     bytes_.push_back(1);

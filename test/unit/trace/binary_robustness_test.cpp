@@ -127,13 +127,13 @@ TEST(BinaryCorruption, RandomMutationsNeverCrash) {
 }
 
 TEST(BinaryErrors, OtherVersionNamesBothVersions) {
-  std::string bytes = BinaryBuilder(2).end().bytes();
+  std::string bytes = BinaryBuilder(9).end().bytes();
   auto t = fromBinary(bytes);
   ASSERT_FALSE(static_cast<bool>(t));
   EXPECT_EQ(t.error().message,
-            "test.rptrace: binary trace format version 2 is not supported: "
-            "this racepredict reads version 1 (use the racepredict that "
-            "recorded it to convert it to text)");
+            "test.rptrace: binary trace format version 9 is not supported: "
+            "this racepredict reads versions 1 to 2 (use the racepredict "
+            "that recorded it to convert it to text)");
 }
 
 TEST(BinaryErrors, UnknownKindNamesOffsetAndEventCount) {

@@ -214,3 +214,116 @@ TEST(BinaryReader, SparseSeqsAreOrderedToo) {
   ASSERT_TRUE(static_cast<bool>(t)) << t.error().message;
   EXPECT_EQ(toText(*t), "t1 fork t2\nt2 begin\nt2 end\nt1 join t2\nt1 end\n");
 }
+
+TEST(BinaryRoundTrip, CallStacksSurviveBothFormats) {
+  const char *text =
+      "t1 begin @a.c:1:0@main\n"
+      "t1 fork t2 @a.c:3:0@main\n"
+      "t2 begin @a.c:10:0@worker\n"
+      "t2 wr x 1 @a.c:20:5@helper @a.c:11:3@worker\n"
+      "t2 rd x 1 @a.c:30:0@leaf @a.c:21:0@helper @a.c:11:3@worker\n"
+      "t2 wr y 2 @- @a.c:12:0@worker\n"
+      "t2 end @a.c:13:0@worker\n"
+      "t1 join t2 @a.c:4:0@main\n";
+  Trace t = parseText(text);
+  EXPECT_EQ(toText(t), text);
+  ASSERT_EQ(t.eventStacks.size(), t.events.size());
+  std::vector<std::string> frames;
+  for (SrcId s : t.frames(4))
+    frames.push_back(t.sources[s].function + " " + t.sources[s].str());
+  EXPECT_EQ(frames, (std::vector<std::string>{"leaf a.c:30", "helper a.c:21",
+                                              "worker a.c:11:3"}));
+  expectRoundTrip(t, "stacks");
+}
+
+TEST(BinaryRoundTrip, InlinedFramesExpandInto) {
+  Trace t = parseText("t1 wr x 1\nt1 rd x 1\n");
+  SrcId outer = t.addSource({"a.c", 40, 2, "main"});
+  SourceLoc inner{"a.h", 7, 3, "get"};
+  inner.inlinedAt = outer;
+  t.events[0].src = t.addSource(inner);
+  auto back = fromBinary(toBinary(t));
+  ASSERT_TRUE(static_cast<bool>(back)) << back.error().message;
+  std::vector<SrcId> frames = back->frames(0);
+  ASSERT_EQ(frames.size(), 2u);
+  EXPECT_EQ(back->sources[frames[0]].str(), "a.h:7:3");
+  EXPECT_EQ(back->sources[frames[1]].str(), "a.c:40:2");
+  // The text form lists the inlined frames as call sites.
+  EXPECT_EQ(toText(*back), "t1 wr x 1 @a.h:7:3@get @a.c:40:2@main\n"
+                           "t1 rd x 1\n");
+}
+
+TEST(BinaryReader, Version2LocationDeltasSizeCodesAndStacks) {
+  using B = BinaryBuilder;
+  auto zz = [](int64_t v) { return codec::zigzag(v); };
+  std::string src = B::varints({1}) +
+                    std::string("\x03"
+                                "a.c",
+                                4) +
+                    B::varints({5, 0}) +
+                    std::string("\x01"
+                                "f",
+                                2) +
+                    B::varints({0});
+  // Thread 1: stack record pushing call site 1, then a 4-byte write of
+  // 0x1000, an 8-byte read of 0x1008 (delta +8) and a 2-byte write of
+  // 0x0ff0 (delta -0x18, explicit size).
+  std::string recs =
+      std::string(1, static_cast<char>(RP_STACK)) + B::varints({0, 1, 1}) +
+      B::rec(RP_WRITE | RP_SIZE_4 << RP_SIZE_SHIFT, {0, zz(0x1000), zz(7)}) +
+      B::rec(RP_READ | RP_SIZE_8 << RP_SIZE_SHIFT, {0, zz(8), zz(7)}) +
+      B::rec(RP_WRITE, {0, zz(-0x18), 2, zz(-1)});
+  std::string bytes =
+      B(2).block(RP_BLOCK_SOURCES, src).events(1, 0, 4, recs).end().bytes();
+  auto t = fromBinary(bytes);
+  ASSERT_TRUE(static_cast<bool>(t)) << t.error().message;
+  EXPECT_EQ(toText(*t), "t1 wr 0x1000 7 @- @a.c:5:0@f\n"
+                        "t1 rd 0x1008 7 @- @a.c:5:0@f\n"
+                        "t1 wr 0xff0 -1 @- @a.c:5:0@f\n");
+  EXPECT_EQ(t->events[0].size, 4);
+  EXPECT_EQ(t->events[1].size, 8);
+  EXPECT_EQ(t->events[2].size, 2);
+}
+
+TEST(BinaryErrors, StackRecordPoppingTooMuchNamesItsOffset) {
+  using B = BinaryBuilder;
+  // header 16 + block header 8 + thread, first seq, count (3 bytes) = 27.
+  std::string recs = std::string(1, static_cast<char>(RP_STACK)) +
+                     B::varints({1, 0}) + B::rec(RP_BEGIN, {0});
+  auto t = fromBinary(B(2).events(1, 0, 2, recs).end().bytes());
+  ASSERT_FALSE(static_cast<bool>(t));
+  EXPECT_EQ(t.error().message,
+            "test.rptrace: byte 27 (after 0 events): a stack record pops 1 "
+            "frames from a shorter call stack");
+}
+
+TEST(BinaryReader, GlobalsNameAddressesInsideThem) {
+  using B = BinaryBuilder;
+  auto zz = [](int64_t v) { return codec::zigzag(v); };
+  auto global = [](uint64_t addr, uint64_t size, const std::string &n) {
+    return B::varints({addr, size, n.size()}) + n;
+  };
+  // Two file-static `x` (kept apart by their address), an array `a`.
+  std::string globals =
+      global(0x1000, 4, "x") + global(0x2000, 4, "x") + global(0x3000, 16, "a");
+  std::string recs =
+      B::rec(RP_WRITE | RP_SIZE_4 << RP_SIZE_SHIFT, {0, zz(0x1000), zz(1)}) +
+      B::rec(RP_WRITE | RP_SIZE_4 << RP_SIZE_SHIFT, {0, zz(0x1000), zz(1)}) +
+      B::rec(RP_WRITE | RP_SIZE_4 << RP_SIZE_SHIFT, {0, zz(0x1008), zz(1)}) +
+      B::rec(RP_WRITE | RP_SIZE_4 << RP_SIZE_SHIFT, {0, zz(0x10), zz(1)}) +
+      B::rec(RP_WRITE | RP_SIZE_4 << RP_SIZE_SHIFT, {0, zz(0x1000), zz(1)});
+  std::string bytes =
+      B(2).block(RP_BLOCK_GLOBALS, globals).events(1, 0, 5, recs).end().bytes();
+  auto t = fromBinary(bytes);
+  ASSERT_TRUE(static_cast<bool>(t)) << t.error().message;
+  EXPECT_EQ(toText(*t), "t1 wr x@0x1000 1\n"
+                        "t1 wr x@0x2000 1\n"
+                        "t1 wr a+8 1\n"
+                        "t1 wr 0x3018 1\n"
+                        "t1 wr 0x4018 1\n");
+  // A version-1 file has no GLOBALS block type.
+  auto v1 = fromBinary(B(1).block(RP_BLOCK_GLOBALS, globals).end().bytes());
+  ASSERT_FALSE(static_cast<bool>(v1));
+  EXPECT_EQ(v1.error().message,
+            "test.rptrace: byte 16 (after 0 events): unknown block type 6");
+}
