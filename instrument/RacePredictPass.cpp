@@ -9,6 +9,7 @@
 //
 #include "RacePredictPass.h"
 
+#include "BranchDeps.h"
 #include "CallStacks.h"
 #include "Hooks.h"
 
@@ -39,7 +40,7 @@ const char *const kIntercepts[] = {
 #include "racepredict/abi/hooks.def"
 };
 
-constexpr unsigned kMaxDeps = 8;
+constexpr unsigned kMaxDeps = BranchDependences::kMaxDeps;
 
 /// A decision to record: a branch site and what its condition depends on.
 struct Decision {
@@ -60,8 +61,6 @@ public:
 private:
   bool isShared(Value *Ptr);
   bool isScalar(Type *T) const;
-  void collectDeps(Value *V, SmallSetVector<LoadInst *, 8> &Deps, bool &Precise,
-                   SmallPtrSetImpl<Value *> &Seen, unsigned Depth);
   void emitDecision(const Decision &D);
   void rewriteLoad(LoadInst *LI);
   void rewriteStore(StoreInst *SI);
@@ -124,43 +123,6 @@ bool FunctionInstrumenter::isScalar(Type *T) const {
   // float, double, half and small vectors: bit-cast to an integer.
   return (T->isFloatingPointTy() || T->isVectorTy()) &&
          DL.getTypeSizeInBits(T) == Bytes * 8 && !T->isX86_FP80Ty();
-}
-
-void FunctionInstrumenter::collectDeps(Value *V,
-                                       SmallSetVector<LoadInst *, 8> &Deps,
-                                       bool &Precise,
-                                       SmallPtrSetImpl<Value *> &Seen,
-                                       unsigned Depth) {
-  if (!Precise || isa<Constant>(V) || isa<AllocaInst>(V) ||
-      !Seen.insert(V).second)
-    return;
-  if (Depth > 24 || isa<Argument>(V) || isa<PHINode>(V) || isa<CallBase>(V) ||
-      !isa<Instruction>(V)) {
-    // Values from callers, callees or earlier iterations carry reads the
-    // pass cannot name: the plain rule (all earlier reads) is the sound
-    // fallback.
-    Precise = false;
-    return;
-  }
-  if (auto *LI = dyn_cast<LoadInst>(V)) {
-    if (ScalarLoads.count(LI)) {
-      Deps.insert(LI);
-      if (Deps.size() > kMaxDeps)
-        Precise = false;
-      return;
-    }
-    auto *GV = dyn_cast<GlobalVariable>(
-        getUnderlyingObject(LI->getPointerOperand(), 12));
-    if (!GV || !GV->isConstant())
-      Precise = false; // e.g. a private stack slot holding an earlier read
-    return;
-  }
-  if (isa<AtomicRMWInst>(V) || isa<AtomicCmpXchgInst>(V)) {
-    Precise = false;
-    return;
-  }
-  for (Value *Op : cast<Instruction>(V)->operands())
-    collectDeps(Op, Deps, Precise, Seen, Depth + 1);
 }
 
 AllocaInst *FunctionInstrumenter::entryAlloca(Type *T) {
@@ -386,10 +348,11 @@ bool FunctionInstrumenter::run() {
   // Dependences are computed on the original IR; each load some decision
   // depends on gets its ticket read right after it (after its hook, once
   // the load is rewritten below).
+  auto IsShared = [this](Value *P) { return isShared(P); };
+  BranchDependences BD(ScalarLoads, IsShared); // keeps a reference to it
   for (Decision &D : Decisions) {
     SmallSetVector<LoadInst *, 8> Deps;
-    SmallPtrSet<Value *, 16> Seen;
-    collectDeps(D.Cond, Deps, D.Precise, Seen, 0);
+    BD.collect(D.Cond, Deps, D.Precise);
     if (!D.Precise)
       continue;
     D.Deps.assign(Deps.begin(), Deps.end());

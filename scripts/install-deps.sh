@@ -7,6 +7,7 @@ PKGS=(
   libz3-dev                                                # the SMT solver
   nlohmann-json3-dev libspdlog-dev libcli11-dev            # JSON reports, logging, CLI parsing
   libgtest-dev                                             # unit tests
+  time                                                     # peak RSS in bench/ scripts
 )
 missing=()
 for p in "${PKGS[@]}"; do

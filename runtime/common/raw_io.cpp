@@ -84,7 +84,7 @@ bool rawStreq(const char *a, const char *b, size_t n) {
 
 void *rawAlloc(size_t bytes) {
   void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
     fatal("out of memory (mmap failed)");
   return p;

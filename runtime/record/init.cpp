@@ -142,8 +142,9 @@ bool ensureInit() {
     openTrace();
     g.srcCount = 0;
     // Untouched pages of the shadow cost nothing (anonymous mmap).
-    gShadow = static_cast<ShadowSlot *>(
-        rawAlloc(sizeof(ShadowSlot) * kShadowWays * (1u << kStripeBits)));
+    gShadow =
+        static_cast<ShadowSlot *>(rawAlloc(sizeof(ShadowSlot) * kShadowSlots));
+    gShadowMeta = static_cast<uint8_t *>(rawAlloc(kShadowSlots / kShadowWays));
     installExitHandlers();
     pthread_atfork(nullptr, nullptr, stopInChild);
     __atomic_store_n(&g.initialized, true, __ATOMIC_RELEASE);

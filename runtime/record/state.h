@@ -105,46 +105,79 @@ struct alignas(64) Stripe {
 };
 extern Stripe gStripes[1u << kStripeBits];
 inline uint32_t stripeIndex(uintptr_t addr) {
-  // Fibonacci hashing of the 8-byte granule spreads neighbours apart; all
-  // aligned accesses of up to 8 bytes to one granule share a stripe.
-  uint64_t h = (static_cast<uint64_t>(addr) >> 3) * 0x9E3779B97F4A7C15ull;
-  return static_cast<uint32_t>(h >> (64 - kStripeBits));
+  // The 8-byte granule's low bits: neighbouring granules use neighbouring
+  // stripes (no contention between neighbours), and each shadow set below
+  // belongs to exactly one stripe. All aligned accesses of up to 8 bytes to
+  // one granule share a stripe.
+  return static_cast<uint32_t>(addr >> 3) & ((1u << kStripeBits) - 1);
 }
 inline volatile uint32_t *stripeFor(uintptr_t addr) {
   return &gStripes[stripeIndex(addr)].lock;
 }
 
 /// Shadow of the last recorded value per address, to notice writes the
-/// trace cannot show (uninstrumented code, the kernel, calloc). Each stripe
-/// owns kShadowWays slots, so a slot is only touched under its stripe lock.
-inline constexpr unsigned kShadowWays = 128;
+/// trace cannot show (uninstrumented code, the kernel, calloc). A
+/// set-associative cache indexed by the granule's low bits (2^20 sets of
+/// kShadowWays slots, 96 MB of address space): neighbouring granules have
+/// neighbouring sets, so the pages touched grow with the program's working
+/// set (about 12 bytes of shadow per byte accessed), as TSan's shadow does.
+/// A set's low bits are its stripe, so a slot is only touched under its
+/// stripe lock.
+inline constexpr unsigned kShadowSetBits = 20;
+inline constexpr unsigned kShadowWays = 4;
+inline constexpr size_t kShadowSlots =
+    (size_t{1} << kShadowSetBits) * kShadowWays;
+static_assert(kShadowSetBits >= kStripeBits, "a set must map to one stripe");
 struct ShadowSlot {
   uint64_t tag; ///< addr | size << 48; 0 = empty
   uint64_t raw; ///< last recorded value, zero-extended
   uint64_t key; ///< the address's current location key (0 = the address)
 };
+/// Per set: the next way to evict (low bits) and whether the set has ever
+/// evicted a slot (bit 7): then a miss may be an address seen before.
 extern ShadowSlot *gShadow;
+extern uint8_t *gShadowMeta;
 /// Fresh location keys for renamed addresses (bit 63 set, never reused).
 uint64_t freshKey(uintptr_t addr);
 /// Under the stripe lock of `addr`: the location key to record. When an
 /// observing access finds a value other than the last recorded one, the
-/// address is renamed to a fresh key: the read then starts a new location
+/// address is *renamed* to a fresh key: the read then starts a new location
 /// under the first-read rule and the trace stays consistent; only pairs
-/// across the hidden write are not compared (docs/recording.md).
+/// across the hidden write are not compared (docs/recording.md). An
+/// observing access that misses in a set that has evicted before cannot
+/// know the last recorded value: it renames too (sound: it can only hide
+/// races, never make a read disagree with the trace).
 inline uint64_t locationKey(uintptr_t addr, unsigned size, uint64_t raw,
                             bool observes) {
-  ShadowSlot &s =
-      gShadow[stripeIndex(addr) * kShadowWays +
-              ((static_cast<uint64_t>(addr) * 0xC2B2AE3D27D4EB4Full) >> 57)];
+  size_t set = (addr >> 3) & ((size_t{1} << kShadowSetBits) - 1);
+  ShadowSlot *ways = &gShadow[set * kShadowWays];
+  uint64_t tag = addr | static_cast<uint64_t>(size) << 48;
+  ShadowSlot *s = nullptr;
+  for (unsigned w = 0; w < kShadowWays; ++w)
+    if (ways[w].tag && (ways[w].tag & 0xFFFFFFFFFFFFull) == addr) {
+      s = &ways[w];
+      break;
+    }
   uint64_t k = 0;
-  if (s.tag && (s.tag & 0xFFFFFFFFFFFFull) == addr) {
-    k = s.key;
-    if (observes && (s.tag >> 48) == size && s.raw != raw)
+  if (s) {
+    k = s->key;
+    if (observes && (s->tag >> 48) == size && s->raw != raw)
+      k = freshKey(addr);
+  } else {
+    uint8_t &meta = gShadowMeta[set];
+    for (unsigned w = 0; w < kShadowWays && !s; ++w)
+      if (!ways[w].tag)
+        s = &ways[w];
+    if (!s) {
+      s = &ways[meta & (kShadowWays - 1)];
+      meta = static_cast<uint8_t>(((meta + 1) & (kShadowWays - 1)) | 0x80);
+    }
+    if (observes && (meta & 0x80))
       k = freshKey(addr);
   }
-  s.tag = addr | static_cast<uint64_t>(size) << 48;
-  s.raw = raw;
-  s.key = k;
+  s->tag = tag;
+  s->raw = raw;
+  s->key = k;
   return k ? k : addr;
 }
 

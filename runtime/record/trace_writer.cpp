@@ -29,6 +29,7 @@ Globals g;
 alignas(64) uint64_t gSeq;
 Stripe gStripes[1u << kStripeBits];
 ShadowSlot *gShadow;
+uint8_t *gShadowMeta;
 
 uint64_t freshKey(uintptr_t addr) {
   static uint64_t renames;

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Recording benchmark (issue 4): slowdown and peak memory of a program built
+with racepredict-cc against the same program uninstrumented and built with
+clang -fsanitize=thread, side by side in one run, plus the trace's bytes per
+event.
+
+    bench/run_record_bench.py [BUILD_DIR] [--quick] [--reps N]
+
+Prints a markdown table (with the date, machine and commit first) to paste
+into bench/RESULTS.md. Wall and CPU (user+sys) seconds are the median of
+--reps runs; peak RSS is the largest seen. CPU seconds are less sensitive to
+other load on the machine than wall seconds.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+CLANG = "/usr/lib/llvm-14/bin/clang"
+
+# (program, arguments, full size, quick size)
+CASES = [
+    ("shared_counters.c", ["1"], "2000000", "200000"),
+    ("shared_counters.c", ["2"], "2000000", "200000"),
+    ("work_queue.c", ["2"], "200000", "20000"),
+    ("cxx_containers.cpp", ["2"], "300000", "30000"),
+]
+
+
+def run_timed(cmd, env=None):
+    """Runs cmd under /usr/bin/time (its child starts small, so the peak RSS
+    is the program's own); returns (wall s, cpu s, peak RSS MB, status)."""
+    with tempfile.NamedTemporaryFile("r") as out:
+        start = time.monotonic()
+        p = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", out.name]
+                           + cmd, env=env, stdout=subprocess.DEVNULL)
+        wall = time.monotonic() - start
+        user, system, rss = out.read().split()[-3:]
+    return wall, float(user) + float(system), int(rss) / 1024.0, p.returncode
+
+
+def compile_all(build, src, out):
+    cxx = src.endswith(".cpp")
+    clang = CLANG + ("++" if cxx else "")
+    rp_cc = os.path.join(build, "bin", "racepredict-c++" if cxx else
+                         "racepredict-cc")
+    path = os.path.join(HERE, "record", src)
+    stem = os.path.join(out, os.path.splitext(src)[0])
+    builds = {
+        "plain": [clang, "-O2", "-g", "-pthread", path, "-o", stem + ".plain"],
+        "tsan": [clang, "-O2", "-g", "-fsanitize=thread", path, "-o",
+                 stem + ".tsan"],
+        "racepredict": [rp_cc, "-O2", path, "-o", stem + ".rp"],
+    }
+    for cmd in builds.values():
+        subprocess.run(cmd, check=True)
+    return {k: v[-1] for k, v in builds.items()}
+
+
+def measure(binary, args, reps, env=None):
+    runs = [run_timed([binary] + args, env) for _ in range(reps)]
+    for r in runs:
+        if r[3] != 0:
+            raise SystemExit(f"{binary} exited with {r[3]}")
+    return (statistics.median(r[0] for r in runs),
+            statistics.median(r[1] for r in runs), max(r[2] for r in runs))
+
+
+def ratio(a, b):
+    # /usr/bin/time reports CPU time in 10 ms steps.
+    return f"{a / b:.1f}x" if b >= 0.01 else "n/a"
+
+
+def trace_events(racepredict, trace):
+    r = subprocess.run([racepredict, "check-trace", trace],
+                       capture_output=True, text=True)
+    m = re.search(r"consistent \((\d+) events", r.stdout)
+    if r.returncode != 0 or not m:
+        raise SystemExit(f"check-trace failed on {trace}: {r.stdout}{r.stderr}")
+    return int(m.group(1))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("build", nargs="?", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--reps", type=int, default=3)
+    a = ap.parse_args()
+    racepredict = os.path.join(a.build, "bin", "racepredict")
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short",
+                             "HEAD"], capture_output=True, text=True).stdout
+    print("date:", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+    cpu = re.search(r"model name\s*:\s*(.*)", open("/proc/cpuinfo").read())
+    print(f"machine: {os.cpu_count()} cores, {cpu.group(1) if cpu else '?'}, "
+          f"load average {os.getloadavg()[0]:.1f} at start")
+    print("commit:", commit.strip())
+    print()
+    print("| program | args | plain s (cpu) | TSan s (cpu) | racepredict s (cpu)"
+          " | slowdown TSan / racepredict (cpu) | peak MB plain / TSan / "
+          "racepredict | events | trace MB | bytes/event |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory() as tmp:
+        for src, args, full, quick in CASES:
+            bins = compile_all(a.build, src, tmp)
+            argv = args + [quick if a.quick else full]
+            plain = measure(bins["plain"], argv, a.reps)
+            tsan = measure(bins["tsan"], argv, a.reps,
+                           dict(os.environ, TSAN_OPTIONS="report_bugs=0"))
+            trace = os.path.join(tmp, "t.rptrace")
+            env = dict(os.environ, RACEPREDICT_OPTIONS=f"trace={trace}")
+            rp = measure(bins["racepredict"], argv, a.reps, env)
+            events = trace_events(racepredict, trace)
+            size = os.path.getsize(trace)
+            print(f"| {src} | {' '.join(argv)} | {plain[0]:.2f} "
+                  f"({plain[1]:.2f}) | {tsan[0]:.2f} ({tsan[1]:.2f}) | "
+                  f"{rp[0]:.2f} ({rp[1]:.2f}) | "
+                  f"{ratio(tsan[1], plain[1])} / {ratio(rp[1], plain[1])} | "
+                  f"{plain[2]:.0f} / {tsan[2]:.0f} / {rp[2]:.0f} | {events} | "
+                  f"{size / 1e6:.1f} | {size / events:.1f} |", flush=True)
+            os.remove(trace)
+    print(f"\nload average {os.getloadavg()[0]:.1f} at the end")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
