@@ -131,10 +131,14 @@ AllocaInst *FunctionInstrumenter::entryAlloca(Type *T) {
 }
 
 void FunctionInstrumenter::emitDecision(const Decision &D) {
-  if (D.Precise && D.Deps.empty())
-    return; // decided by constants and private values alone
   IRBuilder<> IRB(D.Site);
   Value *Loc = H.loc(IRB, *D.Site);
+  if (D.Precise && D.Deps.empty()) {
+    // Decided by constants and private values alone: no event, unless the
+    // run asks for RVPredict's conservative rule (branch_deps=all).
+    IRB.CreateCall(H.get("branch_private"), {Loc});
+    return;
+  }
   if (!D.Precise) {
     IRB.CreateCall(H.get("branch"), {Loc});
     return;

@@ -121,6 +121,12 @@ void parseOptions(Options &o, const char *env) {
       ++s;
   }
   o.eventMask = parseEvents(o.events) | kRecThread;
+  size_t bn = rawStrlen(o.branch_deps);
+  if (rawStreq(o.branch_deps, "all", bn))
+    o.plainBranches = true;
+  else if (!rawStreq(o.branch_deps, "precise", bn))
+    badOption("branch_deps must be precise or all, got", o.branch_deps,
+              rawStrlen(o.branch_deps));
   if (o.buffer < 4096)
     o.buffer = 4096; // a block must hold at least a few dozen records
   if (o.buffer > (1u << 30))

@@ -30,6 +30,9 @@ struct Options {
 #undef RP_FIELD_bool
   /// events= as a mask of EventMask bits.
   uint32_t eventMask;
+  /// branch_deps=all: every decision is a plain branch (the conservative
+  /// rule), also those the pass found to depend on no read.
+  bool plainBranches;
 };
 
 /// Fills `o` from the defaults in options.inc and the environment; exits

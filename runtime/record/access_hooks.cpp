@@ -388,10 +388,25 @@ void __racepredict_branch(uint32_t loc) {
   leave(ts);
 }
 
+void __racepredict_branch_private(uint32_t loc) {
+  if (RP_LIKELY(!g.opts.plainBranches))
+    return;
+  ThreadState *ts = enter(kRecBranch);
+  if (!ts)
+    return;
+  plainBranch(ts, loc);
+  leave(ts);
+}
+
 void __racepredict_branch_deps(uint32_t loc, void *seqs, uint32_t n) {
   ThreadState *ts = enter(kRecBranch);
   if (!ts)
     return;
+  if (g.opts.plainBranches) {
+    plainBranch(ts, loc);
+    leave(ts);
+    return;
+  }
   const auto *deps = static_cast<const uint64_t *>(seqs);
   uint64_t uniq[8];
   uint32_t m = 0;

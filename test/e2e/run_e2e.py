@@ -10,6 +10,8 @@ as unordered `file:line` pairs); no expect-race line means no race at all.
 `// expect-stack: A f g h` says every reported access at anchor A has the
 call stack f (innermost), g, h (function names of the report's frames).
 `// expect-location: NAME` says every reported race is on variable NAME.
+`// expect-none-with: OPTS` records the program again with
+RACEPREDICT_OPTIONS=OPTS (e.g. branch_deps=all) and expects no race then.
 """
 import argparse
 import json
@@ -129,6 +131,20 @@ def main():
         names = {x["location"] for x in report["races"]}
         if names != {m.group(1)}:
             return fail(f"races on {sorted(names)}, expected {m.group(1)}")
+    for m in re.finditer(r"expect-none-with:\s*(\S+)", open(a.src).read()):
+        other = exe + ".alt.rptrace"
+        env = dict(os.environ,
+                   RACEPREDICT_OPTIONS=f"trace={other}:{m.group(1)}")
+        if run([exe], env=env, timeout=60).returncode != 0:
+            return fail(f"program exited non-zero with {m.group(1)}")
+        r = run([a.racepredict, "analyze", "--format", "json", other],
+                stdout=subprocess.PIPE, text=True, timeout=300)
+        alt = json.loads(r.stdout)
+        if r.returncode != 0 or alt["races"]:
+            return fail(f"with {m.group(1)} expected no race, got exit "
+                        f"{r.returncode} and {len(alt['races'])} races")
+        print(f"ok: no race with {m.group(1)} ({alt['stats']['events']} "
+              "events)")
     print(f"ok: {len(events)} events, races {sorted(got)}")
     return 0
 
