@@ -22,6 +22,42 @@ void branch_on_global(void) {
     external();
 }
 
+// A loop counter is private and read-free: its decision records nothing
+// unless branch_deps=all asks for the plain rule (branch_private), at -O1
+// (a phi) and at -O0 (a private stack slot).
+// CHECK-LABEL: define{{.*}} void @counted_loop
+// CHECK-NOT: call void @__racepredict_branch(
+// CHECK: call void @__racepredict_branch_private(
+// CHECK-NOT: call void @__racepredict_branch(
+// O0-LABEL: define{{.*}} void @counted_loop
+// O0-NOT: call void @__racepredict_branch(
+// O0: call void @__racepredict_branch_private(
+// O0-NOT: call void @__racepredict_branch(
+void counted_loop(void) {
+  for (int i = 0; i < 10; i++)
+    external();
+}
+
+// A loop whose counter also carries a shared read (phi fed by a load)
+// cannot name the read instance: plain rule.
+// CHECK-LABEL: define{{.*}} void @loop_on_shared_sum
+// CHECK: call void @__racepredict_branch(
+// O0-LABEL: define{{.*}} void @loop_on_shared_sum
+// O0: call void @__racepredict_branch(
+void loop_on_shared_sum(void) {
+  for (int s = 0; s < 100; s += g)
+    external();
+}
+
+// Call stacks: entry and exit, and the call site stored before a call.
+// CHECK-LABEL: define{{.*}} void @calls_external
+// CHECK: call void @__racepredict_func_enter()
+// CHECK: store i32 {{.*}} @__racepredict_callsite
+// CHECK-NEXT: call void @external()
+// CHECK: call void @__racepredict_func_exit()
+// CHECK-NEXT: ret void
+void calls_external(void) { external(); }
+
 // A local whose address does not escape is not instrumented (checked at
 // -O0, where it still lives in memory); one passed away is, and comes to
 // life with a stack_alloc.
