@@ -113,6 +113,25 @@ Finding deadlockFinding(const trace::Trace &t,
   return f;
 }
 
+Finding propertyFinding(const trace::Trace &t, const std::string &name,
+                        const std::vector<trace::EventId> &events,
+                        const std::vector<trace::EventId> &witness) {
+  Finding f;
+  f.kind = FindingKind::Property;
+  f.object = name;
+  std::set<trace::EventId> essential(events.begin(), events.end());
+  for (trace::EventId e : events)
+    f.sites.push_back(siteOf(t, e));
+  for (trace::EventId e : witness)
+    f.witness.push_back({siteOf(t, e), essential.count(e) != 0});
+  f.message = "Property " + name + " violated:";
+  for (const Site &s : f.sites)
+    f.message += " " + s.op + " " + s.object + " by thread " + s.thread +
+                 " at " + where(s) + ";";
+  f.message.back() = '.';
+  return f;
+}
+
 std::vector<Finding> findingsOf(const trace::Trace &t,
                                 const solver::RaceResult &races,
                                 const solver::DeadlockResult *deadlocks,

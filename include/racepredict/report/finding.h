@@ -76,6 +76,12 @@ Finding deadlockFinding(const trace::Trace &t,
                         const std::vector<trace::EventId> &held,
                         const std::vector<trace::EventId> &witness);
 
+/// A violation of the ordering property `name` by `events` (the sites,
+/// marked essential in the witness).
+Finding propertyFinding(const trace::Trace &t, const std::string &name,
+                        const std::vector<trace::EventId> &events,
+                        const std::vector<trace::EventId> &witness);
+
 /// The findings of one analysis, races first, in report order.
 std::vector<Finding> findingsOf(const trace::Trace &t,
                                 const solver::RaceResult &races,
