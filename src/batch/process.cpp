@@ -64,13 +64,15 @@ std::string fileTail(const std::string &path, size_t maxBytes) {
   std::streamoff size = in.tellg();
   std::streamoff from =
       size > static_cast<std::streamoff>(maxBytes) ? size - maxBytes : 0;
-  in.seekg(from);
-  std::string s(static_cast<size_t>(size - from), '\0');
+  // One byte more, to see whether `from` starts a line.
+  std::streamoff readFrom = from > 0 ? from - 1 : 0;
+  in.seekg(readFrom);
+  std::string s(static_cast<size_t>(size - readFrom), '\0');
   in.read(&s[0], static_cast<std::streamsize>(s.size()));
   if (from > 0) {
+    // Whole lines only: drop the partial first one.
     size_t nl = s.find('\n');
-    if (nl != std::string::npos)
-      s.erase(0, nl + 1);
+    s.erase(0, nl == std::string::npos ? s.size() : nl + 1);
   }
   return s;
 }

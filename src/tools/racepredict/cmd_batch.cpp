@@ -310,11 +310,11 @@ void addBatchCommand(CLI::App &app, int &exitCode) {
   cmd->add_option("--test-timeout", a->testTimeout,
                   "Seconds per test for recording plus analysis (0: none; "
                   "default 600)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e7));
   cmd->add_option("--budget", a->budget,
                   "Seconds for the whole run (0: none); what does not finish "
                   "is reported as timed out")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 1e7));
   cmd->add_flag("--races", a->races,
                 "Predict data races (the default unless only --deadlocks)");
   cmd->add_flag("--deadlocks", a->deadlocks, "Predict lock-order deadlocks");
