@@ -19,8 +19,12 @@ std::string ProcessResult::describe() const {
   switch (status) {
   case Status::Exited:
     return "exit status " + std::to_string(exitCode);
-  case Status::Signaled:
-    return "signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
+  case Status::Signaled: {
+    // sigdescr_np, unlike strsignal, is thread-safe (tests end in parallel).
+    const char *d = sigdescr_np(signal);
+    return "signal " + std::to_string(signal) +
+           (d ? " (" + std::string(d) + ")" : "");
+  }
   case Status::TimedOut:
     return "timed out after " + std::to_string(static_cast<long>(seconds)) +
            " s";

@@ -77,16 +77,6 @@ void Progress::set(size_t done, size_t findings) {
   draw();
 }
 
-void Progress::note(const std::string &line) {
-  std::lock_guard<std::mutex> lock(m_);
-  if (enabled_)
-    std::fprintf(out_, "\r\033[K");
-  std::fprintf(out_, "%s\n", line.c_str());
-  if (enabled_)
-    draw();
-  std::fflush(out_);
-}
-
 void Progress::finish() {
   if (!enabled_)
     return;

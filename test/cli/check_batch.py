@@ -148,6 +148,20 @@ def main():
     check(u["status"] == "error" and "unknown_op.rpt.txt:3: unknown op 'foo'" in u["reason"],
           f"bad trace: {u['status']}: {u.get('reason')}")
 
+    # --- Commands that cannot run are errors; uninstrumented ones skipped.
+    cmds3 = write(os.path.join(W, "run.cmds"),
+                  "[missing] /nonexistent/prog\n[plain] true\n")
+    j = os.path.join(W, "run.json")
+    r = batch("--commands", cmds3, "--json", j)
+    check(r.returncode == 4, f"commands: exit {r.returncode}, want 4")
+    t = {t["name"]: t for t in json.load(open(j))["tests"]}
+    check(t["missing"]["status"] == "error" and t["missing"]["reason"] ==
+          "the test failed (exit status 127) before any instrumented process "
+          "wrote a trace", f"missing: {t['missing']}")
+    check(t["plain"]["status"] == "skipped" and
+          t["plain"]["reason"].startswith("no instrumented process ran"),
+          f"plain: {t['plain']}")
+
     # --- Progress: one redrawn line on a terminal, nothing in a log.
     code, out = pty_run(["batch", "--traces", good])
     check(code == 1, f"pty run exit {code}")

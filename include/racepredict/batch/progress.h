@@ -31,8 +31,6 @@ public:
   void testDone(size_t findings);
   /// Sets the counts (Slurm: polled from the tasks' partial results).
   void set(size_t done, size_t findings);
-  /// Clears the line, prints `line` (plus newline), redraws.
-  void note(const std::string &line);
   /// Clears the line for good (before the summary).
   void finish();
 
