@@ -1,10 +1,12 @@
 //===- instrument/LocationTable.cpp - Per-module source location table ----===//
 #include "LocationTable.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Instruction.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -24,10 +26,17 @@ uint32_t LocationTable::idFor(const DILocation *L) {
   uint32_t At = idFor(L->getInlinedAt());
   std::string File = L->getFilename().str();
   StringRef Dir = L->getDirectory();
-  // Relative names are kept as the compiler saw them (reports show them so);
-  // the directory is only used when the file name is empty.
+  // Clang strips the prefix the file shares with the compile directory into
+  // the DIFile's directory (CGDebugInfo::createFile), so a relative name is
+  // relative to `Dir`, not to anything a report reader knows: join them, so
+  // that SARIF URIs, baselines and editors can find the file.
   if (File.empty())
     File = Dir.str();
+  else if (!Dir.empty() && !sys::path::is_absolute(File)) {
+    SmallString<256> Full(Dir);
+    sys::path::append(Full, File);
+    File = std::string(Full.str());
+  }
   std::string Fn;
   if (const DISubprogram *SP = L->getScope()->getSubprogram())
     Fn = SP->getName().str();

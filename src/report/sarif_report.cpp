@@ -1,207 +1,41 @@
-//===- report/sarif_report.cpp - SARIF 2.1.0 for code-scanning UIs --------===//
+//===- report/sarif_report.cpp - SARIF 2.1.0 of one analysis --------------===//
 //
-// One result per finding; the witness is a codeFlow with one threadFlow per
-// thread sharing one executionOrder, the racing accesses (or blocked lock
-// requests) marked `essential` — the shape GitHub code scanning renders
-// (PLATFORM_NOTES "Reports and CI formats"). Fingerprints hash the finding's
-// kind and source locations, so a baseline survives unrelated code motion.
+// `analyze --format sarif`: the findings of one trace, written by the same
+// writer as `batch --sarif` (finding_sarif.cpp), so both carry the same
+// rules, code flows and signature fingerprints.
 //
+#include "racepredict/report/finding_sarif.h"
 #include "racepredict/report/report.h"
-
-#include <map>
-#include <set>
+#include "racepredict/report/signature.h"
 
 namespace racepredict::report {
 
 using json = nlohmann::ordered_json;
 
-namespace {
-
-const char *kRaceRule = "data-race";
-const char *kDeadlockRule = "lock-order-deadlock";
-
-std::string fnv1a(const std::string &s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
-
-std::string uriOf(const std::string &file) {
-  return !file.empty() && file[0] == '/' ? "file://" + file : file;
-}
-
-/// A SARIF location for an event: physical when it has a source location,
-/// else logical (the variable or lock name), as text traces may have none.
-json locationOf(const trace::Trace &t, trace::EventId e) {
-  const trace::Event &ev = t.events[e];
-  const trace::SourceLoc &src = t.sources[ev.src];
-  json loc = json::object();
-  if (!src.file.empty()) {
-    json region{{"startLine", std::max<uint32_t>(1, src.line)}};
-    if (src.column)
-      region["startColumn"] = src.column;
-    loc["physicalLocation"] = {{"artifactLocation", {{"uri", uriOf(src.file)}}},
-                               {"region", region}};
-  }
-  json logical = json::array();
-  if (!src.function.empty())
-    logical.push_back({{"name", src.function}, {"kind", "function"}});
-  std::string obj = t.objName(ev);
-  if (!obj.empty())
-    logical.push_back(
-        {{"name", obj},
-         {"kind", trace::isAccess(ev.kind) ? "variable" : "resource"}});
-  if (!logical.empty())
-    loc["logicalLocations"] = logical;
-  return loc;
-}
-
-json eventLocation(const trace::Trace &t, trace::EventId e,
-                   const std::string &message) {
-  json loc = locationOf(t, e);
-  loc["message"] = {{"text", message}};
-  return loc;
-}
-
-/// The witness as threadFlows: one per thread, steps in global order.
-json codeFlow(const trace::Trace &t, const std::vector<trace::EventId> &w,
-              const std::set<trace::EventId> &essential,
-              const std::string &message) {
-  std::map<trace::ThreadId, json> flows;
-  for (size_t i = 0; i < w.size(); ++i) {
-    trace::ThreadId th = t.events[w[i]].thread;
-    auto &f = flows[th];
-    if (f.is_null())
-      f = {{"id", t.threadName(th)}, {"locations", json::array()}};
-    f["locations"].push_back(
-        {{"location", eventLocation(t, w[i], describeEvent(t, w[i]))},
-         {"executionOrder", i + 1},
-         {"importance", essential.count(w[i]) ? "essential" : "unimportant"}});
-  }
-  json tf = json::array();
-  for (auto &[th, f] : flows)
-    tf.push_back(std::move(f));
-  return {{"message", {{"text", message}}}, {"threadFlows", tf}};
-}
-
-std::string srcKey(const trace::Trace &t, trace::EventId e) {
-  const trace::SourceLoc &src = t.sources[t.events[e].src];
-  return src.file.empty() ? t.objName(t.events[e]) + "#" + std::to_string(e)
-                          : src.file + ":" + std::to_string(src.line);
-}
-
-json rule(const char *id, const char *name, const char *shortText,
-          const char *fullText) {
-  return {{"id", id},
-          {"name", name},
-          {"shortDescription", {{"text", shortText}}},
-          {"fullDescription", {{"text", fullText}}},
-          {"help",
-           {{"text", std::string(fullText) +
-                         " The result's code flow is a schedule that "
-                         "exhibits it; `racepredict replay` reproduces "
-                         "it in the program."}}},
-          {"defaultConfiguration", {{"level", "error"}}}};
-}
-
-} // namespace
-
 json sarifReport(const trace::Trace &t, const solver::RaceResult &races,
                  const solver::DeadlockResult *deadlocks,
                  const analysis::TraceIndex &idx, const ReportContext &ctx) {
-  json results = json::array();
-  for (const auto &f : races.races) {
-    std::string var = t.objName(t.events[f.first]);
-    std::string msg = "Data race on " + var +
-                      " (predicted): " + describeEvent(t, f.second) +
-                      " races with " + describeEvent(t, f.first) + ".";
-    std::string ka = srcKey(t, f.first), kb = srcKey(t, f.second);
-    json r{
-        {"ruleId", kRaceRule},
-        {"ruleIndex", 0},
-        {"level", "error"},
-        {"message", {{"text", msg}}},
-        {"locations", json::array({locationOf(t, f.second)})},
-        {"relatedLocations",
-         json::array({eventLocation(t, f.first, "the other access")})},
-        {"partialFingerprints",
-         {{"racepredictSignature/v1",
-           fnv1a(std::string(kRaceRule) + "|" + std::min(ka, kb) + "|" +
-                 std::max(ka, kb))}}},
-        {"codeFlows", json::array({codeFlow(t, f.witness, {f.first, f.second},
-                                            "A schedule that makes the two "
-                                            "accesses adjacent")})},
-        {"properties", {{"first_event", f.first}, {"second_event", f.second}}}};
-    r["relatedLocations"][0]["id"] = 1;
-    results.push_back(std::move(r));
+  std::vector<Finding> findings = findingsOf(t, races, deadlocks, idx);
+  std::vector<SarifFinding> sf;
+  for (const auto &f : findings) {
+    json events = json::array();
+    for (const auto &s : f.sites)
+      events.push_back(s.event);
+    sf.push_back({&f, findingSignature(f, ""), {{"events", events}}});
   }
-  if (deadlocks)
-    for (const auto &d : deadlocks->deadlocks) {
-      std::string msg = "Lock-order deadlock (predicted) between " +
-                        std::to_string(d.requests.size()) + " threads:";
-      std::vector<std::string> keys;
-      std::set<trace::EventId> essential;
-      json related = json::array();
-      std::vector<trace::EventId> flow = d.witness;
-      for (const auto &req : d.requests) {
-        const auto &held = idx.sections()[req.held];
-        const trace::Event &ev = t.events[req.request];
-        msg += " " + t.threadName(ev.thread) + " holds " +
-               t.table(trace::NameSpace::Lock).name(held.lock) +
-               " and waits for " + t.objName(ev) + ";";
-        keys.push_back(srcKey(t, req.request));
-        essential.insert(req.request);
-        flow.push_back(req.request);
-        json rl = eventLocation(t, req.request, describeEvent(t, req.request));
-        rl["id"] = related.size() + 1;
-        related.push_back(rl);
-      }
-      std::sort(keys.begin(), keys.end());
-      std::string sig = kDeadlockRule;
-      for (const auto &k : keys)
-        sig += "|" + k;
-      results.push_back(
-          {{"ruleId", kDeadlockRule},
-           {"ruleIndex", 1},
-           {"level", "error"},
-           {"message", {{"text", msg}}},
-           {"locations", json::array({locationOf(t, d.requests[0].request)})},
-           {"relatedLocations", related},
-           {"partialFingerprints", {{"racepredictSignature/v1", fnv1a(sig)}}},
-           {"codeFlows",
-            json::array({codeFlow(t, flow, essential,
-                                  "A schedule after which every thread of "
-                                  "the cycle waits for the next one's lock "
-                                  "(the last steps never complete)")})}});
-    }
-  json driver{
-      {"name", "racepredict"},
-      {"version", ctx.version},
-      {"rules",
-       json::array(
-           {rule(kRaceRule, "DataRace", "Predicted data race",
-                 "Two conflicting accesses that some feasible reordering of "
-                 "the recorded execution (maximal causal model) makes "
-                 "adjacent."),
-            rule(kDeadlockRule, "LockOrderDeadlock",
-                 "Predicted lock-order deadlock",
-                 "Threads that, in some feasible reordering of the recorded "
-                 "execution, each hold a lock the next one waits for.")})}};
-  json invocation{
-      {"executionSuccessful",
-       races.unknowns.empty() && (!deadlocks || deadlocks->unknowns.empty())}};
-  return {
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs", json::array({{{"tool", {{"driver", driver}}},
-                             {"invocations", json::array({invocation})},
-                             {"results", results},
-                             {"properties", {{"trace", ctx.tracePath}}}}})}};
+  SarifOptions opts;
+  opts.version = ctx.version;
+  opts.executionSuccessful =
+      races.unknowns.empty() && (!deadlocks || deadlocks->unknowns.empty());
+  size_t unknown =
+      races.unknowns.size() + (deadlocks ? deadlocks->unknowns.size() : 0);
+  if (unknown)
+    opts.notifications.push_back(
+        {"error", std::to_string(unknown) +
+                      " solver queries ended unknown (time-out or budget): "
+                      "the result is incomplete, not clean"});
+  opts.runProperties = {{"trace", ctx.tracePath}};
+  return sarifFromFindings(sf, opts);
 }
 
 } // namespace racepredict::report

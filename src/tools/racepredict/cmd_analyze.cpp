@@ -4,6 +4,7 @@
 #include "racepredict/analysis/hb_races.h"
 #include "racepredict/analysis/trace_index.h"
 #include "racepredict/report/report.h"
+#include "racepredict/report/suppressions.h"
 #include "racepredict/solver/deadlock_predictor.h"
 #include "racepredict/solver/race_predictor.h"
 #include "racepredict/trace/trace_file.h"
@@ -38,6 +39,7 @@ struct AnalyzeArgs {
   bool noFastPath = false;
   bool allowTruncated = false;
   bool candidatesOnly = false;
+  std::string suppressions;
 };
 
 void writeWitnessFiles(const trace::Trace &t, const solver::RaceResult &r,
@@ -62,6 +64,15 @@ void writeWitnessFiles(const trace::Trace &t, const solver::RaceResult &r,
 }
 
 int runAnalyze(const AnalyzeArgs &a) {
+  report::Suppressions supp;
+  if (!a.suppressions.empty()) {
+    auto s = report::Suppressions::load(a.suppressions);
+    if (!s) {
+      std::cerr << "racepredict: " << s.error().message << "\n";
+      return kExitInput;
+    }
+    supp = std::move(*s);
+  }
   trace::ReadOptions ro;
   ro.allowTruncated = a.allowTruncated;
   trace::ReadInfo info;
@@ -102,6 +113,11 @@ int runAnalyze(const AnalyzeArgs &a) {
     dopt.noFilters = a.noFilters;
     d = solver::predictDeadlocks(idx, dopt);
   }
+  size_t suppressed = report::removeSuppressed(supp, *t, idx, r, &d);
+  if (suppressed)
+    std::cerr << "racepredict: " << suppressed << " finding"
+              << (suppressed == 1 ? "" : "s") << " suppressed by "
+              << a.suppressions << "\n";
 
   std::ofstream file;
   std::ostream *out = &std::cout;
@@ -128,6 +144,7 @@ int runAnalyze(const AnalyzeArgs &a) {
   if (a.format == "json") {
     auto j = report::raceReportJson(*t, r, ctx);
     j["stats"]["load_seconds"] = loadSeconds;
+    j["stats"]["suppressed"] = suppressed;
     if (a.deadlocks) {
       j["deadlocks"] = report::deadlocksJson(*t, d, idx);
       const auto &ds = d.stats;
@@ -226,6 +243,9 @@ void addAnalyzeCommand(CLI::App &app, int &exitCode) {
                 "Stop after the filters and print the candidate counts");
   cmd->add_flag("--allow-truncated", args->allowTruncated,
                 "Analyse a cut binary trace up to the cut");
+  cmd->add_option("--suppressions", args->suppressions,
+                  "Drop findings matched by TSan-style rules (race:PATTERN, "
+                  "deadlock:PATTERN, property:NAME)");
   cmd->callback([args, &exitCode]() { exitCode = runAnalyze(*args); });
 }
 

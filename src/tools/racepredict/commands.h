@@ -23,5 +23,6 @@ void addAnalyzeCommand(CLI::App &app, int &exitCode);
 void addConvertCommand(CLI::App &app, int &exitCode);
 void addCheckTraceCommand(CLI::App &app, int &exitCode);
 void addCheckWitnessCommand(CLI::App &app, int &exitCode);
+void addBatchCommand(CLI::App &app, int &exitCode);
 
 } // namespace racepredict::tool

@@ -17,6 +17,7 @@ int main(int argc, char **argv) {
   addConvertCommand(app, exitCode);
   addCheckTraceCommand(app, exitCode);
   addCheckWitnessCommand(app, exitCode);
+  addBatchCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

@@ -1,0 +1,44 @@
+//===- batch/classify.h - New, known or suppressed: what a run reports ----===//
+//
+// After every test ran (here or on Slurm), each finding gets its signature
+// (report/signature.h, relative to the source root) and a verdict:
+// `suppressed` when a suppression rule matches, else `known` when the
+// baseline has its signature, else `new`. Only new findings fail a test.
+// Within one test, a signature seen in several traces (processes) is kept
+// once.
+//
+#pragma once
+
+#include "racepredict/batch/test_result.h"
+#include "racepredict/report/baseline.h"
+#include "racepredict/report/suppressions.h"
+
+#include <string>
+#include <vector>
+
+namespace racepredict::batch {
+
+struct ClassifyConfig {
+  const report::Suppressions *suppressions = nullptr;
+  const report::Baseline *baseline = nullptr;
+  std::string sourceRoot;
+};
+
+/// Sets signature/verdict of every finding; returns hits per rule.
+std::vector<size_t> classify(std::vector<TestResult> &tests,
+                             const ClassifyConfig &cfg);
+
+/// How a test shows in JUnit: `failed` (a new finding), `error` (not fully
+/// analysed: timeout, error, inconclusive), `skipped`, or `passed`.
+std::string testOutcome(const TestResult &t);
+
+struct Summary {
+  size_t tests = 0, passed = 0, failed = 0, errors = 0, skipped = 0;
+  size_t findings = 0, fresh = 0, known = 0, suppressed = 0;
+  /// Distinct signatures among the new findings (a race in a shared
+  /// function may fail several tests).
+  size_t distinctNew = 0;
+};
+Summary summarize(const std::vector<TestResult> &tests);
+
+} // namespace racepredict::batch

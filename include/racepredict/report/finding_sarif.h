@@ -1,0 +1,57 @@
+//===- report/finding_sarif.h - SARIF 2.1.0 from resolved findings --------===//
+//
+// One SARIF run for any number of findings (one trace for `analyze`, a
+// whole test suite for `batch`): a rule per finding kind, the finding's
+// sites as locations, its witness as a codeFlow with one threadFlow per
+// thread sharing one executionOrder (racing accesses / blocked requests
+// `essential`), artifact URIs relative to the source root (uriBaseId
+// %SRCROOT%), and partialFingerprints from the finding's signature — the
+// shape GitHub code scanning ingests (PLATFORM_NOTES "Reports and CI").
+//
+#pragma once
+
+#include "racepredict/report/finding.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace racepredict::report {
+
+struct SarifFinding {
+  const Finding *finding = nullptr;
+  std::string signature; ///< findingSignature(*finding, sourceRoot)
+  /// Extra result properties (e.g. tests and traces that exhibit it).
+  nlohmann::ordered_json properties = nlohmann::ordered_json::object();
+};
+
+/// A tool execution notification: a test that timed out, a query that
+/// ended unknown — reported, so an incomplete run never looks clean.
+struct SarifNotification {
+  std::string level; ///< "error", "warning" or "note"
+  std::string message;
+};
+
+struct SarifOptions {
+  std::string version = "0.1.0";
+  /// Absolute directory; files under it get repo-relative URIs.
+  std::string sourceRoot;
+  bool executionSuccessful = true;
+  std::vector<SarifNotification> notifications;
+  nlohmann::ordered_json runProperties = nlohmann::ordered_json::object();
+};
+
+/// Longest witness written as a code flow; longer ones keep their last
+/// steps (where the bug is) and say how many were left out.
+constexpr size_t kMaxSarifFlowSteps = 5000;
+
+nlohmann::ordered_json sarifFromFindings(const std::vector<SarifFinding> &fs,
+                                         const SarifOptions &opts);
+
+/// The URI of a recorded source file: `path` relative to the source root
+/// (with `uriBaseId`), `file://` for other absolute paths, else relative.
+nlohmann::ordered_json artifactLocation(const std::string &file,
+                                        const std::string &sourceRoot);
+
+} // namespace racepredict::report

@@ -1,0 +1,60 @@
+//===- report/suppressions.h - TSan-style suppression files ---------------===//
+//
+// One rule per line, as ThreadSanitizer's: `race:PATTERN`,
+// `deadlock:PATTERN`, `property:PATTERN`; `#` starts a comment line; blank
+// lines are ignored. A pattern matches as a substring with `*` wildcards;
+// `^` / `$` anchor it at the start / end (TSan's TemplateMatch). A race
+// rule matches when the pattern matches a function, a source file path or
+// the variable of either access; a deadlock rule, a function, file or lock
+// of the cycle (requests and held acquisitions); a property rule, the
+// property's name.
+//
+#pragma once
+
+#include "racepredict/report/finding.h"
+#include "racepredict/support/error.h"
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace racepredict::report {
+
+struct Suppression {
+  FindingKind kind;
+  std::string pattern;
+  std::string file; ///< where the rule was written
+  size_t line = 0;
+  /// `race:foo` as written, for reports of what matched.
+  std::string text() const;
+};
+
+/// `*` wildcards, `^`/`$` anchors, otherwise a substring match.
+bool templateMatch(const std::string &pattern, const std::string &s);
+
+class Suppressions {
+public:
+  /// Parses rules; errors are `NAME:LINE: message`.
+  static Expected<Suppressions> parse(std::istream &in,
+                                      const std::string &name);
+  static Expected<Suppressions> load(const std::string &path);
+
+  const std::vector<Suppression> &rules() const { return rules_; }
+  bool empty() const { return rules_.empty(); }
+
+  /// Index into rules() of the first rule that matches `f`.
+  std::optional<size_t> match(const Finding &f) const;
+
+private:
+  std::vector<Suppression> rules_;
+};
+
+/// Drops suppressed races and deadlocks from an analysis result (what
+/// `analyze --suppressions` does before reporting). Returns how many.
+size_t removeSuppressed(const Suppressions &s, const trace::Trace &t,
+                        const analysis::TraceIndex &idx,
+                        solver::RaceResult &races,
+                        solver::DeadlockResult *deadlocks);
+
+} // namespace racepredict::report

@@ -1,0 +1,99 @@
+//===- batch/analyze_report.cpp - DESIGN.md JSON report → findings --------===//
+#include "racepredict/batch/analyze_report.h"
+
+namespace racepredict::batch {
+
+namespace {
+
+using json = nlohmann::json;
+
+/// An event index given as a number or as an event object {"event": N}.
+bool eventIndex(const json &j, const trace::Trace &t, trace::EventId &out) {
+  const json &v = j.is_object() && j.contains("event") ? j["event"] : j;
+  if (!v.is_number_unsigned() || v.get<uint64_t>() >= t.events.size())
+    return false;
+  out = static_cast<trace::EventId>(v.get<uint64_t>());
+  return true;
+}
+
+bool eventList(const json &j, const trace::Trace &t,
+               std::vector<trace::EventId> &out) {
+  if (!j.is_array())
+    return false;
+  for (const auto &e : j) {
+    trace::EventId id;
+    if (!eventIndex(e, t, id))
+      return false;
+    out.push_back(id);
+  }
+  return true;
+}
+
+void setStatus(report::Finding &f, const json &entry) {
+  if (entry.contains("replay") && entry["replay"].is_string())
+    f.status = entry["replay"].get<std::string>();
+}
+
+} // namespace
+
+Expected<std::vector<report::Finding>>
+findingsFromReport(const json &report, const trace::Trace &t) {
+  std::vector<report::Finding> out;
+  auto bad = [](const std::string &where, size_t i, const char *what) {
+    return Error{"report: " + where + "[" + std::to_string(i) + "]: " + what};
+  };
+  if (!report.is_object())
+    return Error{"report: not a JSON object"};
+  const json &races = report.contains("races") ? report["races"] : json();
+  for (size_t i = 0; races.is_array() && i < races.size(); ++i) {
+    const json &r = races[i];
+    trace::EventId a, b;
+    std::vector<trace::EventId> w;
+    if (!r.is_object() || !r.contains("first") || !r.contains("second") ||
+        !eventIndex(r["first"], t, a) || !eventIndex(r["second"], t, b))
+      return bad("races", i, "first/second is not an event of the trace");
+    if (!eventList(r.value("witness", json::array()), t, w))
+      return bad("races", i, "witness is not a list of events of the trace");
+    out.push_back(report::raceFinding(t, a, b, w));
+    setStatus(out.back(), r);
+  }
+  const json &dls = report.contains("deadlocks") ? report["deadlocks"] : json();
+  for (size_t i = 0; dls.is_array() && i < dls.size(); ++i) {
+    const json &d = dls[i];
+    std::vector<trace::EventId> req, held, w;
+    if (!d.is_object() || !d.contains("cycle") || !d["cycle"].is_array() ||
+        d["cycle"].empty())
+      return bad("deadlocks", i, "no cycle");
+    for (const auto &c : d["cycle"]) {
+      trace::EventId r, h;
+      if (!eventIndex(c, t, r) || !c.contains("held_since") ||
+          !eventIndex(c["held_since"], t, h))
+        return bad("deadlocks", i, "a cycle entry lacks event/held_since");
+      req.push_back(r);
+      held.push_back(h);
+    }
+    if (!eventList(d.value("witness", json::array()), t, w))
+      return bad("deadlocks", i, "witness is not a list of events");
+    out.push_back(report::deadlockFinding(t, req, held, w));
+    setStatus(out.back(), d);
+  }
+  const json &vs =
+      report.contains("violations") ? report["violations"] : json();
+  for (size_t i = 0; vs.is_array() && i < vs.size(); ++i) {
+    const json &v = vs[i];
+    std::vector<trace::EventId> events, w;
+    if (!v.is_object() || !v.contains("property") ||
+        !eventList(v.value("events", json()), t, events) || events.empty())
+      return bad("violations", i, "needs a property and its events");
+    if (!eventList(v.value("witness", json::array()), t, w))
+      return bad("violations", i, "witness is not a list of events");
+    std::string name = v["property"].is_string()
+                           ? v["property"].get<std::string>()
+                           : v["property"].dump();
+    out.push_back(report::propertyFinding(t, name, events, w));
+    setStatus(out.back(), v);
+  }
+  return out;
+}
+
+} // namespace racepredict::batch

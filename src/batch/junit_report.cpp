@@ -1,0 +1,175 @@
+//===- batch/junit_report.cpp - JUnit XML for CI test dashboards ----------===//
+//
+// JUnit XML has no formal schema; this is the common subset Jenkins,
+// GitLab and the GitHub test-report actions read: testsuites > testsuite >
+// testcase with failure / error / skipped / system-out, and properties.
+//
+#include "racepredict/batch/batch_report.h"
+
+#include "racepredict/report/signature.h"
+
+#include <sstream>
+
+namespace racepredict::batch {
+
+namespace {
+
+/// XML 1.0 text: escaped, control characters dropped, invalid UTF-8 bytes
+/// replaced by '?' (test output can contain anything).
+std::string xmlEscape(const std::string &s) {
+  std::string out;
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        if (c >= 0x20 || c == '\n' || c == '\t' || c == '\r')
+          out += static_cast<char>(c);
+      }
+      ++i;
+      continue;
+    }
+    size_t len = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+    bool ok = len && i + len <= s.size();
+    for (size_t k = 1; ok && k < len; ++k)
+      ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+    if (ok) {
+      out.append(s, i, len);
+      i += len;
+    } else {
+      out += '?';
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string attr(const char *name, const std::string &value) {
+  return std::string(" ") + name + "=\"" + xmlEscape(value) + "\"";
+}
+
+std::string seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", s);
+  return buf;
+}
+
+/// Longest witness printed in full in a failure; longer ones keep their
+/// first and last steps (the JSON report has every step).
+constexpr size_t kMaxTextSteps = 400;
+
+} // namespace
+
+std::string witnessText(const TestFinding &tf) {
+  const report::Finding &f = tf.finding;
+  std::ostringstream out;
+  out << f.message << "\n";
+  out << "Status: "
+      << (f.status == "predicted"
+              ? "predicted (witness validated on the trace; not replay-"
+                "confirmed)"
+              : "replay " + f.status)
+      << "\n";
+  out << "Signature: " << tf.signature << "\n";
+  out << "Trace: " << tf.trace << "\n";
+  size_t n = f.witness.size();
+  const char *tail = f.kind == report::FindingKind::Race ? "; the last two race"
+                     : f.kind == report::FindingKind::Deadlock
+                         ? "; the marked requests block forever"
+                         : "";
+  out << "Witness schedule (" << n << " events" << tail << "):\n";
+  size_t width = std::to_string(n).size();
+  size_t head = n > kMaxTextSteps ? kMaxTextSteps / 4 : n;
+  size_t tailFrom = n > kMaxTextSteps ? n - (kMaxTextSteps - head) : n;
+  for (size_t i = 0; i < n; ++i) {
+    if (i == head && head < tailFrom) {
+      out << "    … " << (tailFrom - head)
+          << " steps left out (the JSON report has all of them) …\n";
+      i = tailFrom;
+    }
+    const auto &w = f.witness[i];
+    std::string num = std::to_string(i + 1);
+    out << "  " << std::string(width - num.size(), ' ') << num << ". ["
+        << w.site.event << "] " << w.site.text << (w.essential ? "   <==" : "")
+        << "\n";
+  }
+  return out.str();
+}
+
+std::string junitXml(const BatchRun &run) {
+  Summary s = summarize(run.tests);
+  std::ostringstream x;
+  std::string counts = attr("tests", std::to_string(s.tests)) +
+                       attr("failures", std::to_string(s.failed)) +
+                       attr("errors", std::to_string(s.errors)) +
+                       attr("skipped", std::to_string(s.skipped)) +
+                       attr("time", seconds(run.seconds));
+  x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x << "<testsuites" << attr("name", "racepredict") << counts << ">\n";
+  x << "  <testsuite" << attr("name", "racepredict batch") << counts
+    << attr("timestamp", run.started) << attr("hostname", run.hostname)
+    << ">\n";
+  x << "    <properties>\n";
+  for (const auto &[k, v] : std::vector<std::pair<std::string, std::string>>{
+           {"input", run.input},
+           {"executor", run.executor},
+           {"source_root", run.sourceRoot},
+           {"baseline", run.baselinePath},
+           {"confirmation", kConfirmationNote}})
+    if (!v.empty())
+      x << "      <property" << attr("name", k) << attr("value", v) << "/>\n";
+  x << "    </properties>\n";
+  for (const auto &t : run.tests) {
+    x << "    <testcase" << attr("name", t.spec.name)
+      << attr("classname", "racepredict") << attr("time", seconds(t.seconds))
+      << ">\n";
+    for (const auto &f : t.findings)
+      if (f.verdict == "new")
+        x << "      <failure"
+          << attr("type", report::findingKindName(f.finding.kind))
+          << attr("message", f.finding.message) << ">"
+          << xmlEscape(witnessText(f)) << "</failure>\n";
+    if (t.status == kStatusSkipped)
+      x << "      <skipped" << attr("message", t.reason) << "/>\n";
+    else if (t.status != kStatusOk)
+      x << "      <error" << attr("type", t.status) << attr("message", t.reason)
+        << ">" << xmlEscape(t.reason) << "</error>\n";
+    std::ostringstream info;
+    if (!t.ran.empty())
+      info << "program: " << t.ran << "\n";
+    for (const auto &tr : t.traces)
+      info << "trace " << tr.path << ": " << tr.events << " events, "
+           << tr.findings << " findings, " << tr.status
+           << (tr.truncated ? " (truncated)" : "") << "\n";
+    for (const auto &f : t.findings)
+      if (f.verdict == "known")
+        info << "known (in the baseline): " << f.finding.message << "\n";
+      else if (f.verdict == "suppressed")
+        info << "suppressed by " << f.suppressedBy << ": " << f.finding.message
+             << "\n";
+    if (!t.outputTail.empty())
+      info << "--- end of the test's output ---\n" << t.outputTail;
+    if (!info.str().empty())
+      x << "      <system-out>" << xmlEscape(info.str()) << "</system-out>\n";
+    x << "    </testcase>\n";
+  }
+  x << "  </testsuite>\n</testsuites>\n";
+  return x.str();
+}
+
+} // namespace racepredict::batch

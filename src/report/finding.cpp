@@ -1,0 +1,267 @@
+//===- report/finding.cpp - Findings resolved to sites and JSON -----------===//
+#include "racepredict/report/finding.h"
+
+#include "racepredict/report/report.h"
+
+#include <set>
+
+namespace racepredict::report {
+
+using json = nlohmann::ordered_json;
+
+const char *findingKindName(FindingKind k) {
+  switch (k) {
+  case FindingKind::Race:
+    return "race";
+  case FindingKind::Deadlock:
+    return "deadlock";
+  case FindingKind::Property:
+    return "property";
+  }
+  RACEPREDICT_UNREACHABLE("finding kind");
+}
+
+std::optional<FindingKind> findingKindFromName(const std::string &name) {
+  for (FindingKind k :
+       {FindingKind::Race, FindingKind::Deadlock, FindingKind::Property})
+    if (name == findingKindName(k))
+      return k;
+  return std::nullopt;
+}
+
+std::string Site::loc() const {
+  if (file.empty())
+    return "";
+  std::string s = file + ":" + std::to_string(line);
+  if (column)
+    s += ":" + std::to_string(column);
+  return s;
+}
+
+namespace {
+
+Site siteOf(const trace::Trace &t, trace::EventId e) {
+  const trace::Event &ev = t.events[e];
+  const trace::SourceLoc &src = t.sources[ev.src];
+  Site s;
+  s.event = e;
+  s.thread = t.threadName(ev.thread);
+  s.op = trace::opName(ev.kind);
+  s.object = t.objName(ev);
+  s.file = src.file;
+  s.line = src.line;
+  s.column = src.column;
+  s.function = src.function;
+  s.text = describeEvent(t, e);
+  return s;
+}
+
+std::string where(const Site &s) {
+  std::string w =
+      s.loc().empty() ? "event " + std::to_string(s.event) : s.loc();
+  if (!s.function.empty())
+    w += " in " + s.function;
+  return w;
+}
+
+} // namespace
+
+Finding raceFinding(const trace::Trace &t, trace::EventId first,
+                    trace::EventId second,
+                    const std::vector<trace::EventId> &witness) {
+  Finding f;
+  f.kind = FindingKind::Race;
+  f.object = t.objName(t.events[first]);
+  f.sites = {siteOf(t, first), siteOf(t, second)};
+  for (trace::EventId e : witness)
+    f.witness.push_back({siteOf(t, e), e == first || e == second});
+  const Site &a = f.sites[0], &b = f.sites[1];
+  f.message = "Data race on " + f.object + ": " + b.op + " by thread " +
+              b.thread + " at " + where(b) + " races with " + a.op +
+              " by thread " + a.thread + " at " + where(a) + ".";
+  return f;
+}
+
+Finding deadlockFinding(const trace::Trace &t,
+                        const std::vector<trace::EventId> &requests,
+                        const std::vector<trace::EventId> &held,
+                        const std::vector<trace::EventId> &witness) {
+  RACEPREDICT_ASSERT(requests.size() == held.size(), "one held per request");
+  Finding f;
+  f.kind = FindingKind::Deadlock;
+  f.message = "Lock-order deadlock between " + std::to_string(requests.size()) +
+              " threads:";
+  std::set<std::string> locks;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    Site req = siteOf(t, requests[i]);
+    Site h = siteOf(t, held[i]);
+    f.message += " thread " + req.thread + " holds " + h.object + " (" +
+                 where(h) + ") and waits for " + req.object + " (" +
+                 where(req) + ");";
+    locks.insert(req.object);
+    f.sites.push_back(std::move(req));
+  }
+  for (trace::EventId h : held)
+    f.sites.push_back(siteOf(t, h));
+  for (const auto &l : locks)
+    f.object += (f.object.empty() ? "" : ", ") + l;
+  f.message.back() = '.';
+  for (trace::EventId e : witness)
+    f.witness.push_back({siteOf(t, e), false});
+  for (trace::EventId r : requests)
+    f.witness.push_back({siteOf(t, r), true});
+  return f;
+}
+
+Finding propertyFinding(const trace::Trace &t, const std::string &name,
+                        const std::vector<trace::EventId> &events,
+                        const std::vector<trace::EventId> &witness) {
+  Finding f;
+  f.kind = FindingKind::Property;
+  f.object = name;
+  std::set<trace::EventId> essential(events.begin(), events.end());
+  for (trace::EventId e : events)
+    f.sites.push_back(siteOf(t, e));
+  for (trace::EventId e : witness)
+    f.witness.push_back({siteOf(t, e), essential.count(e) != 0});
+  f.message = "Property " + name + " violated:";
+  for (const Site &s : f.sites)
+    f.message += " " + s.op + " " + s.object + " by thread " + s.thread +
+                 " at " + where(s) + ";";
+  f.message.back() = '.';
+  return f;
+}
+
+std::vector<Finding> findingsOf(const trace::Trace &t,
+                                const solver::RaceResult &races,
+                                const solver::DeadlockResult *deadlocks,
+                                const analysis::TraceIndex &idx) {
+  std::vector<Finding> out;
+  for (const auto &r : races.races)
+    out.push_back(raceFinding(t, r.first, r.second, r.witness));
+  if (deadlocks)
+    for (const auto &d : deadlocks->deadlocks) {
+      std::vector<trace::EventId> req, held;
+      for (const auto &q : d.requests) {
+        req.push_back(q.request);
+        held.push_back(idx.sections()[q.held].acquire);
+      }
+      out.push_back(deadlockFinding(t, req, held, d.witness));
+    }
+  return out;
+}
+
+json siteJson(const Site &s) {
+  json j{{"event", s.event},
+         {"thread", s.thread},
+         {"op", s.op},
+         {"object", s.object},
+         {"loc", s.loc()}};
+  if (!s.file.empty()) {
+    j["file"] = s.file;
+    j["line"] = s.line;
+    if (s.column)
+      j["column"] = s.column;
+  }
+  if (!s.function.empty())
+    j["function"] = s.function;
+  j["text"] = s.text;
+  return j;
+}
+
+json findingJson(const Finding &f) {
+  json sites = json::array(), witness = json::array();
+  for (const auto &s : f.sites)
+    sites.push_back(siteJson(s));
+  for (const auto &w : f.witness) {
+    json j = siteJson(w.site);
+    if (w.essential)
+      j["essential"] = true;
+    witness.push_back(std::move(j));
+  }
+  return json{{"kind", findingKindName(f.kind)},
+              {"object", f.object},
+              {"status", f.status},
+              {"message", f.message},
+              {"sites", sites},
+              {"witness", witness}};
+}
+
+namespace {
+
+template <typename T>
+bool getField(const nlohmann::json &j, const char *key, T &out, bool required,
+              std::string &err) {
+  auto it = j.find(key);
+  if (it == j.end()) {
+    if (required)
+      err = std::string("missing field '") + key + "'";
+    return !required;
+  }
+  try {
+    out = it->get<T>();
+    return true;
+  } catch (const nlohmann::json::exception &) {
+    err = std::string("field '") + key + "' has the wrong type";
+    return false;
+  }
+}
+
+} // namespace
+
+Expected<Site> siteFromJson(const nlohmann::json &j) {
+  if (!j.is_object())
+    return Error{"a site is not an object"};
+  Site s;
+  std::string err;
+  if (!getField(j, "event", s.event, true, err) ||
+      !getField(j, "thread", s.thread, true, err) ||
+      !getField(j, "op", s.op, true, err) ||
+      !getField(j, "object", s.object, false, err) ||
+      !getField(j, "file", s.file, false, err) ||
+      !getField(j, "line", s.line, false, err) ||
+      !getField(j, "column", s.column, false, err) ||
+      !getField(j, "function", s.function, false, err) ||
+      !getField(j, "text", s.text, false, err))
+    return Error{err};
+  return s;
+}
+
+Expected<Finding> findingFromJson(const nlohmann::json &j) {
+  if (!j.is_object())
+    return Error{"a finding is not an object"};
+  Finding f;
+  std::string kind, err;
+  if (!getField(j, "kind", kind, true, err) ||
+      !getField(j, "object", f.object, false, err) ||
+      !getField(j, "status", f.status, false, err) ||
+      !getField(j, "message", f.message, false, err))
+    return Error{err};
+  auto k = findingKindFromName(kind);
+  if (!k)
+    return Error{"unknown finding kind '" + kind + "'"};
+  f.kind = *k;
+  auto sites = j.find("sites");
+  if (sites == j.end() || !sites->is_array() || sites->empty())
+    return Error{"missing field 'sites'"};
+  for (const auto &s : *sites) {
+    auto site = siteFromJson(s);
+    if (!site)
+      return Error{"sites: " + site.error().message};
+    f.sites.push_back(std::move(*site));
+  }
+  auto witness = j.find("witness");
+  if (witness != j.end()) {
+    if (!witness->is_array())
+      return Error{"field 'witness' has the wrong type"};
+    for (const auto &s : *witness) {
+      auto site = siteFromJson(s);
+      if (!site)
+        return Error{"witness: " + site.error().message};
+      f.witness.push_back({std::move(*site), s.value("essential", false)});
+    }
+  }
+  return f;
+}
+
+} // namespace racepredict::report

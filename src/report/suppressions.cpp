@@ -1,0 +1,150 @@
+//===- report/suppressions.cpp - Parse and match suppression rules --------===//
+#include "racepredict/report/suppressions.h"
+
+#include <fstream>
+#include <istream>
+
+namespace racepredict::report {
+
+std::string Suppression::text() const {
+  return std::string(findingKindName(kind)) + ":" + pattern;
+}
+
+namespace {
+
+/// Glob match of `p[i..]` against `s[j..]` with `*` only; iterative with
+/// one backtrack point, so it is linear-ish and never recurses deeply.
+bool globMatch(const std::string &p, const std::string &s) {
+  size_t i = 0, j = 0, star = std::string::npos, mark = 0;
+  while (j < s.size()) {
+    if (i < p.size() && p[i] == '*') {
+      star = i++;
+      mark = j;
+    } else if (i < p.size() && p[i] == s[j]) {
+      ++i;
+      ++j;
+    } else if (star != std::string::npos) {
+      i = star + 1;
+      j = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (i < p.size() && p[i] == '*')
+    ++i;
+  return i == p.size();
+}
+
+std::string trim(const std::string &s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos)
+    return "";
+  size_t e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+} // namespace
+
+bool templateMatch(const std::string &pattern, const std::string &s) {
+  if (pattern.empty() || s.empty())
+    return false;
+  std::string p = pattern;
+  bool start = p[0] == '^';
+  if (start)
+    p.erase(0, 1);
+  bool end = !p.empty() && p.back() == '$';
+  if (end)
+    p.pop_back();
+  return globMatch((start ? "" : "*") + p + (end ? "" : "*"), s);
+}
+
+Expected<Suppressions> Suppressions::parse(std::istream &in,
+                                           const std::string &name) {
+  Suppressions out;
+  std::string raw;
+  size_t lineNo = 0;
+  while (std::getline(in, raw)) {
+    ++lineNo;
+    std::string line = trim(raw);
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::string where = name + ":" + std::to_string(lineNo) + ": ";
+    size_t colon = line.find(':');
+    if (colon == std::string::npos)
+      return Error{where +
+                   "expected TYPE:PATTERN (e.g. race:my_function), "
+                   "got '" +
+                   line + "'"};
+    std::string type = trim(line.substr(0, colon));
+    std::string pattern = trim(line.substr(colon + 1));
+    auto kind = findingKindFromName(type);
+    if (!kind)
+      return Error{where + "unknown suppression type '" + type +
+                   "' (racepredict knows race, deadlock and property)"};
+    if (pattern.empty() || pattern == "^" || pattern == "$" || pattern == "^$")
+      return Error{where + "empty pattern after '" + type + ":'"};
+    out.rules_.push_back({*kind, pattern, name, lineNo});
+  }
+  if (in.bad())
+    return Error{"cannot read suppressions file '" + name + "'"};
+  return out;
+}
+
+Expected<Suppressions> Suppressions::load(const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    return Error{"cannot open suppressions file '" + path + "'"};
+  return parse(in, path);
+}
+
+std::optional<size_t> Suppressions::match(const Finding &f) const {
+  for (size_t i = 0; i < rules_.size(); ++i) {
+    const Suppression &r = rules_[i];
+    if (r.kind != f.kind)
+      continue;
+    if (f.kind == FindingKind::Property) {
+      if (templateMatch(r.pattern, f.object))
+        return i;
+      continue;
+    }
+    for (const Site &s : f.sites)
+      if (templateMatch(r.pattern, s.function) ||
+          templateMatch(r.pattern, s.file) ||
+          templateMatch(r.pattern, s.object))
+        return i;
+  }
+  return std::nullopt;
+}
+
+size_t removeSuppressed(const Suppressions &s, const trace::Trace &t,
+                        const analysis::TraceIndex &idx,
+                        solver::RaceResult &races,
+                        solver::DeadlockResult *deadlocks) {
+  size_t removed = 0;
+  std::vector<solver::RaceFinding> keptRaces;
+  for (auto &r : races.races) {
+    if (s.match(raceFinding(t, r.first, r.second, r.witness)))
+      ++removed;
+    else
+      keptRaces.push_back(std::move(r));
+  }
+  races.races = std::move(keptRaces);
+  if (deadlocks) {
+    std::vector<solver::DeadlockFinding> kept;
+    for (auto &d : deadlocks->deadlocks) {
+      std::vector<trace::EventId> req, held;
+      for (const auto &q : d.requests) {
+        req.push_back(q.request);
+        held.push_back(idx.sections()[q.held].acquire);
+      }
+      if (s.match(deadlockFinding(t, req, held, d.witness)))
+        ++removed;
+      else
+        kept.push_back(std::move(d));
+    }
+    deadlocks->deadlocks = std::move(kept);
+  }
+  return removed;
+}
+
+} // namespace racepredict::report

@@ -1,0 +1,137 @@
+//===- batch_report_test.cpp - JUnit XML, witness text, SARIF, baseline ---===//
+#include "racepredict/batch/batch_report.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace racepredict;
+using namespace racepredict::batch;
+
+namespace {
+
+report::Site site(const std::string &thread, int64_t event, const char *file,
+                  uint32_t line, const char *fn) {
+  report::Site s;
+  s.thread = thread;
+  s.event = event;
+  s.op = "wr";
+  s.object = "x";
+  s.file = file;
+  s.line = line;
+  s.function = fn;
+  s.text = thread + " wr x 1  @ " + file + ":" + std::to_string(line);
+  return s;
+}
+
+TestFinding finding(size_t witnessLength) {
+  TestFinding tf;
+  auto &f = tf.finding;
+  f.kind = report::FindingKind::Race;
+  f.object = "x";
+  f.sites = {site("t1", 1, "/r/a.c", 3, "main"),
+             site("t2", 2, "/r/a.c", 9, "worker")};
+  for (size_t i = 0; i + 2 < witnessLength; ++i)
+    f.witness.push_back(
+        {site(i % 2 ? "t1" : "t2", 10 + i, "/r/a.c", 5, "f"), false});
+  f.witness.push_back({f.sites[0], true});
+  f.witness.push_back({f.sites[1], true});
+  f.message = "Data race on x <&> \"q\"";
+  tf.trace = "/w/a.rptrace";
+  tf.signature = "race|a.c:3:main|a.c:9:worker";
+  tf.verdict = "new";
+  return tf;
+}
+
+BatchRun sampleRun() {
+  BatchRun run;
+  run.input = "traces /w";
+  run.executor = "local, -j 1";
+  run.sourceRoot = "/r";
+  run.started = "2024-01-01T00:00:00Z";
+  run.tests.resize(4);
+  run.tests[0].spec.name = "racy";
+  run.tests[0].findings.push_back(finding(4));
+  run.tests[1].spec.name = "slow";
+  run.tests[1].status = kStatusTimeout;
+  run.tests[1].reason = "recording stopped";
+  run.tests[2].spec.name = "off";
+  run.tests[2].status = kStatusSkipped;
+  run.tests[2].reason = "disabled";
+  run.tests[3].spec.name = "fine";
+  run.tests[3].outputTail = std::string("bad \x01 byte \xff end\n");
+  return run;
+}
+
+} // namespace
+
+TEST(JUnit, CountsCasesAndEscaping) {
+  std::string x = junitXml(sampleRun());
+  EXPECT_NE(x.find("<testsuites name=\"racepredict\" tests=\"4\" "
+                   "failures=\"1\" errors=\"1\" skipped=\"1\""),
+            std::string::npos)
+      << x;
+  EXPECT_NE(x.find("<failure type=\"race\" message=\"Data race on x "
+                   "&lt;&amp;&gt; &quot;q&quot;\">"),
+            std::string::npos);
+  EXPECT_NE(x.find("<error type=\"timeout\" message=\"recording stopped\">"),
+            std::string::npos);
+  EXPECT_NE(x.find("<skipped message=\"disabled\"/>"), std::string::npos);
+  // The control character is dropped, the invalid UTF-8 byte replaced.
+  EXPECT_NE(x.find("bad  byte ? end"), std::string::npos);
+}
+
+TEST(JUnit, WitnessTextNumbersStepsAndShortensLongOnes) {
+  std::string w = witnessText(finding(4));
+  EXPECT_NE(w.find("Witness schedule (4 events; the last two race):\n"
+                   "  1. [10] t2 wr x 1  @ /r/a.c:5\n"
+                   "  2. [11] t1 wr x 1  @ /r/a.c:5\n"
+                   "  3. [1] t1 wr x 1  @ /r/a.c:3   <==\n"
+                   "  4. [2] t2 wr x 1  @ /r/a.c:9   <==\n"),
+            std::string::npos)
+      << w;
+  EXPECT_NE(w.find("Signature: race|a.c:3:main|a.c:9:worker\n"),
+            std::string::npos);
+  std::string longer = witnessText(finding(1000));
+  EXPECT_NE(longer.find("… 600 steps left out (the JSON report has all of "
+                        "them) …"),
+            std::string::npos);
+  EXPECT_NE(longer.find(" 1000. [2] t2 wr x 1"), std::string::npos);
+}
+
+TEST(BatchSarif, OneResultPerSignatureWithTestsAndNotifications) {
+  BatchRun run = sampleRun();
+  run.tests[3].findings.push_back(finding(4)); // same race, another test
+  run.baselinePath = "base.json";
+  auto s = batchSarif(run);
+  const auto &r = s["runs"][0];
+  ASSERT_EQ(r["results"].size(), 1u);
+  EXPECT_EQ(r["results"][0]["properties"]["tests"].dump(),
+            R"(["fine","racy"])");
+  EXPECT_EQ(r["results"][0]["baselineState"], "new");
+  EXPECT_EQ(r["results"][0]["locations"][0]["physicalLocation"]
+             ["artifactLocation"]["uri"],
+            "a.c");
+  EXPECT_EQ(r["invocations"][0]["executionSuccessful"], false);
+  EXPECT_EQ(
+      r["invocations"][0]["toolExecutionNotifications"][0]["message"]["text"],
+      "test slow: timeout: recording stopped");
+  // The baseline of this run holds the signature once, with both tests.
+  report::Baseline b = baselineOf(run);
+  ASSERT_EQ(b.size(), 1u);
+  EXPECT_EQ(b.entries().begin()->second.tests,
+            (std::set<std::string>{"fine", "racy"}));
+}
+
+TEST(Summary, CountsAndNewFindings) {
+  std::ostringstream out;
+  printSummary(sampleRun(), out);
+  EXPECT_EQ(out.str().substr(0, out.str().find('\n')),
+            "racepredict batch: 4 tests: 1 failed, 1 passed, 1 not fully "
+            "analysed, 1 skipped; 1 finding: 1 new, 0 known, 0 suppressed "
+            "(0.0 s, local, -j 1)");
+  EXPECT_NE(out.str().find("  NEW race in racy: Data race on x"),
+            std::string::npos);
+  EXPECT_NE(out.str().find("  timeout: slow: recording stopped"),
+            std::string::npos);
+}
