@@ -1,8 +1,8 @@
 //===- report/sarif_report.cpp - SARIF 2.1.0 for code-scanning UIs --------===//
 //
 // One result per finding; the witness is a codeFlow with one threadFlow per
-// thread sharing one executionOrder, the racing accesses (or blocked lock
-// requests) marked `essential` — the shape GitHub code scanning renders
+// thread sharing one executionOrder, the racing accesses (or the blocked
+// events) marked `essential` — the shape GitHub code scanning renders
 // (PLATFORM_NOTES "Reports and CI formats"). Fingerprints hash the finding's
 // kind and source locations, so a baseline survives unrelated code motion.
 //
@@ -19,6 +19,7 @@ namespace {
 
 const char *kRaceRule = "data-race";
 const char *kDeadlockRule = "lock-order-deadlock";
+const char *kGeneralDeadlockRule = "deadlock";
 
 std::string fnv1a(const std::string &s) {
   uint64_t h = 1469598103934665603ull;
@@ -113,7 +114,7 @@ json rule(const char *id, const char *name, const char *shortText,
 
 json sarifReport(const trace::Trace &t, const solver::RaceResult &races,
                  const solver::DeadlockResult *deadlocks,
-                 const analysis::TraceIndex &idx, const ReportContext &ctx) {
+                 const analysis::TraceIndex &, const ReportContext &ctx) {
   json results = json::array();
   for (const auto &f : races.races) {
     std::string var = t.objName(t.events[f.first]);
@@ -142,42 +143,41 @@ json sarifReport(const trace::Trace &t, const solver::RaceResult &races,
   }
   if (deadlocks)
     for (const auto &d : deadlocks->deadlocks) {
-      std::string msg = "Lock-order deadlock (predicted) between " +
-                        std::to_string(d.requests.size()) + " threads:";
+      bool lockOrder = d.kind == "lock-order";
+      const char *ruleId = lockOrder ? kDeadlockRule : kGeneralDeadlockRule;
+      std::string msg = "Deadlock (predicted, " + d.kind + "):";
       std::vector<std::string> keys;
       std::set<trace::EventId> essential;
       json related = json::array();
       std::vector<trace::EventId> flow = d.witness;
-      for (const auto &req : d.requests) {
-        const auto &held = idx.sections()[req.held];
-        const trace::Event &ev = t.events[req.request];
-        msg += " " + t.threadName(ev.thread) + " holds " +
-               t.table(trace::NameSpace::Lock).name(held.lock) +
-               " and waits for " + t.objName(ev) + ";";
-        keys.push_back(srcKey(t, req.request));
-        essential.insert(req.request);
-        flow.push_back(req.request);
-        json rl = eventLocation(t, req.request, describeEvent(t, req.request));
+      for (const auto &b : d.blocked) {
+        std::string why = describeBlock(t, b, d.blocked);
+        msg += " " + why + ";";
+        keys.push_back(srcKey(t, b.event));
+        essential.insert(b.event);
+        flow.push_back(b.event);
+        json rl = eventLocation(t, b.event, why);
         rl["id"] = related.size() + 1;
         related.push_back(rl);
       }
       std::sort(keys.begin(), keys.end());
-      std::string sig = kDeadlockRule;
+      std::string sig = ruleId;
       for (const auto &k : keys)
         sig += "|" + k;
       results.push_back(
-          {{"ruleId", kDeadlockRule},
-           {"ruleIndex", 1},
+          {{"ruleId", ruleId},
+           {"ruleIndex", lockOrder ? 1 : 2},
            {"level", "error"},
            {"message", {{"text", msg}}},
-           {"locations", json::array({locationOf(t, d.requests[0].request)})},
+           {"locations", json::array({locationOf(t, d.blocked[0].event)})},
            {"relatedLocations", related},
            {"partialFingerprints", {{"racepredictSignature/v1", fnv1a(sig)}}},
            {"codeFlows",
             json::array({codeFlow(t, flow, essential,
-                                  "A schedule after which every thread of "
-                                  "the cycle waits for the next one's lock "
-                                  "(the last steps never complete)")})}});
+                                  "A schedule after which every blocked "
+                                  "thread waits for good (the last steps "
+                                  "never complete)")})},
+           {"properties", {{"deadlock_kind", d.kind}}}});
     }
   json driver{
       {"name", "racepredict"},
@@ -191,7 +191,13 @@ json sarifReport(const trace::Trace &t, const solver::RaceResult &races,
             rule(kDeadlockRule, "LockOrderDeadlock",
                  "Predicted lock-order deadlock",
                  "Threads that, in some feasible reordering of the recorded "
-                 "execution, each hold a lock the next one waits for.")})}};
+                 "execution, each hold a lock the next one waits for."),
+            rule(kGeneralDeadlockRule, "Deadlock", "Predicted deadlock",
+                 "Threads that, in some feasible reordering of the recorded "
+                 "execution, wait for good: for a join, a semaphore post, a "
+                 "barrier arrival or a notify that can no longer come, or "
+                 "for a lock held by one of them or by a finished "
+                 "thread.")})}};
   json invocation{
       {"executionSuccessful",
        races.unknowns.empty() && (!deadlocks || deadlocks->unknowns.empty())}};

@@ -32,16 +32,17 @@ Cycles deadlocks(const std::string &text, bool filters = true) {
   Cycles out;
   for (const auto &d : r.deadlocks) {
     std::set<uint32_t> c;
-    for (const auto &req : d.requests)
-      c.insert(req.request);
+    std::vector<analysis::EventId> evs;
+    for (const auto &b : d.blocked) {
+      c.insert(b.event);
+      evs.push_back(b.event);
+    }
     out.insert(c);
     // The witness is re-checked from its event list alone.
     auto steps = analysis::expandWitness(idx, d.witness);
     EXPECT_TRUE(steps.has_value());
-    std::vector<analysis::EventId> reqs(c.begin(), c.end());
     if (steps) {
-      EXPECT_EQ(analysis::checkDeadlockWitness(idx, *steps, reqs),
-                std::nullopt);
+      EXPECT_EQ(analysis::checkDeadlockWitness(idx, *steps, evs), std::nullopt);
     }
   }
   return out;
