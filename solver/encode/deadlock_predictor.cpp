@@ -105,7 +105,7 @@ DeadlockResult predictDeadlocks(const analysis::TraceIndex &idx,
         continue;
       ++result.stats.solverCalls;
       CheckResult r =
-          solver->check(pool, deadlockQuery(idx, enc, pool, c), limits);
+          solver->check(pool, deadlockQuery(idx, enc, pool, c, &mhb), limits);
       if (r.status == CheckResult::Unsat) {
         ++result.stats.unsat;
         continue;

@@ -11,6 +11,7 @@
 #include "deadlock_search.h"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 namespace racepredict::analysis {
@@ -58,6 +59,8 @@ DeadlockSearch::DeadlockSearch(const TraceIndex &i, const MustHappenBefore &m,
     p.holds = &finalHolds_[u];
     canFinish_[u] = canStayFinished(idx, u);
   }
+  for (const Event &ev : t.events)
+    stats->blockingEvents += mayBlock(ev.kind);
 }
 
 Position DeadlockSearch::member(EventId e, bool unforked) {
@@ -231,8 +234,6 @@ private:
         }
       }
     }
-    for (const auto &ns : nodes_)
-      s_.stats->blockingEvents += ns.size();
   }
 
   bool possible(const Node &n) const {
@@ -418,14 +419,23 @@ findDeadlockCandidates(const TraceIndex &idx, const MustHappenBefore &mhb,
             [](const DeadlockCandidate &a, const DeadlockCandidate &b) {
               return a.members < b.members;
             });
-  // Group by the members' source locations (events without one stand for
-  // themselves), as races are grouped by their pair of locations.
-  std::map<std::vector<uint64_t>, uint32_t> groups;
+  // Group by the members' source locations, as races are grouped by their
+  // pair of locations. An event without one (a hand-written trace) stands
+  // for its "instruction" — thread, operation and object — so that a loop
+  // over the same locks still makes one group, not one per iteration:
+  // deadlock candidates combine positions, and per-event groups would make
+  // the default report as exponential as --all-pairs.
+  std::map<std::vector<std::array<uint64_t, 3>>, uint32_t> groups;
   for (auto &c : out) {
-    std::vector<uint64_t> key;
+    std::vector<std::array<uint64_t, 3>> key;
     for (const auto &m : c.members) {
-      trace::SrcId src = idx.trace().events[m.event].src;
-      key.push_back(src ? (uint64_t{1} << 63) | src : m.event);
+      const trace::Event &ev = idx.trace().events[m.event];
+      if (ev.src)
+        key.push_back({1, ev.src, m.unforked});
+      else
+        key.push_back(
+            {0, uint64_t{ev.thread} << 8 | uint8_t(ev.kind),
+             uint64_t{ev.obj} << 33 | uint64_t{ev.aux} << 1 | m.unforked});
     }
     std::sort(key.begin(), key.end());
     c.group =

@@ -54,8 +54,8 @@ struct DeadlockCandidate {
   bool connected = true;
   /// Every member waits for a lock (a classic lock-order candidate).
   bool locksOnly = false;
-  /// Members' source locations (or events, without debug info): one
-  /// finding per group in the default report.
+  /// Members' source locations (without debug info: thread, operation and
+  /// object): one finding per group in the default report.
   uint32_t group = 0;
 };
 
@@ -68,7 +68,7 @@ struct DeadlockCandidateOptions {
 };
 
 struct DeadlockCandidateStats {
-  size_t blockingEvents = 0; ///< events a thread could block at for good
+  size_t blockingEvents = 0; ///< acq, racq, wait, join, semwait, barrier
   size_t ownership = 0;      ///< ownership candidates
   size_t hangs = 0;          ///< hang candidates
   size_t lockCycles = 0;     ///< candidates where every member waits a lock

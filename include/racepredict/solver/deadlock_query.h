@@ -10,12 +10,16 @@
 #pragma once
 
 #include "racepredict/analysis/deadlock_candidates.h"
+#include "racepredict/analysis/mhb.h"
 #include "racepredict/solver/race_encoding.h"
 
 namespace racepredict::solver {
 
+/// `mhb`, if given, adds implied must-happen-before facts (faster, same
+/// answer).
 F deadlockQuery(const analysis::TraceIndex &idx, MaximalEncoding &enc,
-                FormulaPool &pool, const analysis::DeadlockCandidate &c);
+                FormulaPool &pool, const analysis::DeadlockCandidate &c,
+                const analysis::MustHappenBefore *mhb = nullptr);
 
 /// The prefix schedule of a model: every node before the cut, in order.
 std::vector<Step> deadlockPrefix(const MaximalEncoding &enc,
