@@ -59,8 +59,73 @@ DeadlockSearch::DeadlockSearch(const TraceIndex &i, const MustHappenBefore &m,
     p.holds = &finalHolds_[u];
     canFinish_[u] = canStayFinished(idx, u);
   }
-  for (const Event &ev : t.events)
+  semSteps_.resize(nt);
+  for (EventId e = 0; e < t.events.size(); ++e) {
+    const Event &ev = t.events[e];
     stats->blockingEvents += mayBlock(ev.kind);
+    if (ev.kind != EventKind::SemInit && ev.kind != EventKind::SemPost &&
+        ev.kind != EventKind::SemWait)
+      continue;
+    auto &steps = semSteps_[ev.thread][ev.obj];
+    if (steps.empty() &&
+        std::find(sems_.begin(), sems_.end(), ev.obj) == sems_.end())
+      sems_.push_back(ev.obj);
+    SemStep st{idx.posInThread(e) + 1, 0, 0};
+    if (!steps.empty())
+      st.waits = steps.back().waits, st.posts = steps.back().posts;
+    if (ev.kind == EventKind::SemWait)
+      ++st.waits;
+    else
+      st.posts += ev.kind == EventKind::SemPost ? 1 : ev.value;
+    steps.push_back(st);
+  }
+}
+
+const DeadlockSearch::SemStep *DeadlockSearch::semAt(ThreadId u, SymId sem,
+                                                     uint32_t pos) const {
+  auto it = semSteps_[u].find(sem);
+  if (it == semSteps_[u].end())
+    return nullptr;
+  // The last step at or before `pos` executed events.
+  auto st =
+      std::upper_bound(it->second.begin(), it->second.end(), pos,
+                       [](uint32_t p, const SemStep &x) { return p < x.pos; });
+  return st == it->second.begin() ? nullptr : &*(st - 1);
+}
+
+int64_t DeadlockSearch::semWaits(ThreadId u, SymId sem, uint32_t pos) const {
+  const SemStep *st = semAt(u, sem, pos);
+  return st ? st->waits : 0;
+}
+
+int64_t DeadlockSearch::semPosts(ThreadId u, SymId sem, uint32_t pos) const {
+  const SemStep *st = semAt(u, sem, pos);
+  return st ? st->posts : 0;
+}
+
+int64_t DeadlockSearch::semNet(ThreadId u, SymId sem, uint32_t pos) const {
+  const SemStep *st = semAt(u, sem, pos);
+  return st ? st->posts - st->waits : 0;
+}
+
+bool DeadlockSearch::semaphoresCanServe(const std::vector<Position> &pos,
+                                        bool hang) const {
+  if (!opts.filters)
+    return true;
+  for (SymId sem : sems_) {
+    int64_t posts = idx.semInitialCount(sem), waits = 0;
+    for (ThreadId u = 0; u < nt; ++u) {
+      const Position &p = pos[u];
+      bool member = p.kind == Position::Member;
+      uint32_t at = member ? p.pos : finished_[u].pos;
+      posts += semPosts(u, sem, at);
+      if (member || hang)
+        waits += semWaits(u, sem, at);
+    }
+    if (waits > posts)
+      return false;
+  }
+  return true;
 }
 
 Position DeadlockSearch::member(EventId e, bool unforked) {
@@ -337,7 +402,7 @@ private:
     for (ThreadId u = 0; u < s_.nt; ++u)
       if (decided_[u].kind == Position::Member)
         members.push_back(u);
-    if (members.empty())
+    if (members.empty() || !s_.semaphoresCanServe(decided_, false))
       return;
     // Union-find over "waits for" between members: one deadlock or several.
     std::vector<size_t> root(s_.nt);

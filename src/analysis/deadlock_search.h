@@ -61,6 +61,20 @@ public:
     return f == kNone ? kNone : t.events[f].thread;
   }
 
+  /// Semaphores: the net count change (seminit values and posts minus
+  /// waits) of `u`'s first `pos` events on `sem`, and its waits / its
+  /// seminits and posts alone.
+  int64_t semNet(ThreadId u, SymId sem, uint32_t pos) const;
+  int64_t semWaits(ThreadId u, SymId sem, uint32_t pos) const;
+  int64_t semPosts(ThreadId u, SymId sem, uint32_t pos) const;
+  const std::vector<SymId> &semaphores() const { return sems_; }
+  /// A necessary condition on the members' positions (a filter): no
+  /// semaphore can have served more waits than it could have been posted,
+  /// counting every post of the threads whose position is open
+  /// (`open[u]`: not a member; for a hang, non-members have finished and
+  /// their waits count too).
+  bool semaphoresCanServe(const std::vector<Position> &pos, bool hang) const;
+
   /// Counts one search step; false once the budget is spent.
   bool step();
   bool stopped() const { return stats->truncated; }
@@ -76,6 +90,15 @@ private:
   /// Held sections per member position, kept alive for Position::holds.
   std::map<std::pair<EventId, bool>, std::vector<uint32_t>> holdsAt_;
   std::map<std::vector<DeadlockMember>, size_t> index_;
+  /// Per thread, per semaphore: (position after the event, waits so far,
+  /// seminit values and posts so far) for each of its events on it.
+  struct SemStep {
+    uint32_t pos;
+    int64_t waits, posts;
+  };
+  std::vector<std::map<SymId, std::vector<SemStep>>> semSteps_;
+  std::vector<SymId> sems_;
+  const SemStep *semAt(ThreadId u, SymId sem, uint32_t pos) const;
   std::vector<DeadlockCandidate> out_;
 };
 

@@ -10,6 +10,8 @@
 #include "deadlock_search.h"
 
 #include <algorithm>
+#include <climits>
+#include <map>
 #include <unordered_map>
 
 namespace racepredict::analysis {
@@ -25,12 +27,18 @@ public:
   explicit HangSearch(DeadlockSearch &s) : s_(s), options_(s.nt) {}
 
   void run() {
+    bool needsEverybody = false;
     for (EventId e = 0; e < s_.t.events.size(); ++e) {
       const Event &ev = s_.t.events[e];
       if (ev.kind == EventKind::SemInit || ev.kind == EventKind::SemPost ||
           ev.kind == EventKind::SemWait)
         semEvents_[ev.obj].push_back(e);
+      needsEverybody = needsEverybody || quiescentKind(ev);
     }
+    // Without a semaphore wait, barrier or notified wait, every hang is an
+    // ownership set: nothing to search.
+    if (!needsEverybody)
+      return;
     for (ThreadId u = 0; u < s_.nt; ++u) {
       const auto &te = s_.idx.threadEvents(u);
       if (s_.canFinish(u))
@@ -41,11 +49,103 @@ public:
         if (mayBlock(s_.t.events[e].kind))
           options_[u].push_back(s_.member(e, false));
     }
+    prune();
+    for (ThreadId u = 0; u < s_.nt; ++u)
+      for (SymId sem : s_.semaphores()) {
+        auto &[lo, hi] = netRange_[{u, sem}];
+        lo = INT64_MAX, hi = INT64_MIN;
+        for (const Position &p : options_[u]) {
+          int64_t n = s_.semNet(u, sem, p.pos);
+          lo = std::min(lo, n), hi = std::max(hi, n);
+        }
+      }
     decided_.assign(s_.nt, Position());
     dfs(0);
   }
 
 private:
+  static bool quiescentKind(const Event &e) {
+    return e.kind == EventKind::SemWait || e.kind == EventKind::Barrier ||
+           (e.kind == EventKind::Wait && e.extra != kNone);
+  }
+
+  /// Drops member positions no rule could justify in any cut of these
+  /// options (a lock request no other option holds against, a join of a
+  /// thread that cannot be a member, a creation by one that cannot block
+  /// before it), to a fixpoint. A thread left without options ends the
+  /// search: it can neither finish nor block.
+  void prune() {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      for (ThreadId u = 0; u < s_.nt; ++u) {
+        auto &os = options_[u];
+        auto keep =
+            std::remove_if(os.begin(), os.end(), [&](const Position &p) {
+              return p.kind == Position::Member && !viable(u, p);
+            });
+        if (keep != os.end()) {
+          os.erase(keep, os.end());
+          changed = true;
+        }
+      }
+    }
+  }
+
+  bool viable(ThreadId u, const Position &p) const {
+    if (p.unforked) {
+      ThreadId c = s_.creatorOf(u);
+      uint32_t fp = forkPos(u);
+      return std::any_of(
+          options_[c].begin(), options_[c].end(), [&](const Position &q) {
+            return q.kind == Position::Member && !q.unforked && q.pos < fp;
+          });
+    }
+    const Event &e = ev(p.event);
+    if (quiescentKind(e))
+      return true;
+    if (e.kind == EventKind::Join)
+      return std::any_of(
+          options_[e.obj].begin(), options_[e.obj].end(),
+          [](const Position &q) { return q.kind == Position::Member; });
+    SymId lock = requestedLock(e);
+    bool readReq = e.kind == EventKind::RAcquire;
+    for (ThreadId v = 0; v < s_.nt; ++v)
+      if (v != u)
+        for (const Position &q : options_[v])
+          if (s_.excludes(*q.holds, lock, readReq))
+            return true;
+    return false;
+  }
+
+  /// Semaphore counts the decided threads (0..upTo) and the ranges of the
+  /// others allow: never negative, and 0 for a member waiting on one.
+  bool semaphoreBoundsHold(ThreadId upTo) const {
+    if (!s_.opts.filters)
+      return true;
+    for (SymId sem : s_.semaphores()) {
+      int64_t lo = s_.idx.semInitialCount(sem), hi = lo;
+      for (ThreadId u = 0; u < s_.nt; ++u) {
+        if (u <= upTo) {
+          int64_t n = s_.semNet(u, sem, decided_[u].pos);
+          lo += n, hi += n;
+        } else {
+          auto [l, h] = netRange_.at({u, sem});
+          lo += l, hi += h;
+        }
+      }
+      if (hi < 0)
+        return false;
+      for (ThreadId u = 0; u <= upTo; ++u) {
+        const Position &p = decided_[u];
+        if (p.kind == Position::Member && !p.unforked &&
+            ev(p.event).kind == EventKind::SemWait && ev(p.event).obj == sem &&
+            lo > 0)
+          return false;
+      }
+    }
+    return true;
+  }
   const Event &ev(EventId e) const { return s_.t.events[e]; }
 
   /// Obvious dead ends among the decided threads 0..upTo.
@@ -89,7 +189,7 @@ private:
       if (!ok)
         continue;
       decided_[u] = p;
-      if (feasibleSoFar(u))
+      if (feasibleSoFar(u) && semaphoreBoundsHold(u))
         dfs(u + 1);
     }
     decided_[u] = Position();
@@ -185,7 +285,7 @@ private:
     }
     // Without a member that needs everybody else finished, the ownership
     // search has the same members under weaker conditions.
-    if (!needsHang)
+    if (!needsHang || !s_.semaphoresCanServe(decided_, true))
       return;
     std::sort(c.members.begin(), c.members.end());
     s_.emit(std::move(c));
@@ -195,6 +295,9 @@ private:
   std::vector<std::vector<Position>> options_;
   std::vector<Position> decided_;
   std::unordered_map<SymId, std::vector<EventId>> semEvents_;
+  /// Per (thread, semaphore): the least and greatest net count change over
+  /// the thread's options.
+  std::map<std::pair<ThreadId, SymId>, std::pair<int64_t, int64_t>> netRange_;
 };
 
 } // namespace
