@@ -1,35 +1,68 @@
-//===- solver/encode/deadlock_predictor.cpp - Lock cycles → queries -------===//
+//===- solver/encode/deadlock_predictor.cpp - Candidates → queries --------===//
 #include "racepredict/solver/deadlock_predictor.h"
 
 #include "racepredict/analysis/mhb.h"
+#include "racepredict/solver/deadlock_query.h"
 #include "racepredict/solver/order_solver.h"
 #include "racepredict/solver/race_encoding.h"
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <map>
+#include <set>
 
 namespace racepredict::solver {
 
+using analysis::DeadlockCandidate;
 using analysis::EventId;
-using analysis::kNone;
 
 namespace {
 
-/// deadlock(cycle): every request is after the cut and its program-order
-/// predecessor before it, so after the prefix each request is next. Its
-/// thread's held section is then open (its release follows the request),
-/// so each request is blocked by the next thread's hold, for good.
-F deadlockQuery(const analysis::TraceIndex &idx, MaximalEncoding &enc,
-                FormulaPool &pool, const analysis::LockCycle &c) {
-  std::vector<F> conj;
-  for (const auto &r : c.requests) {
-    conj.push_back(pool.le(enc.cut(), enc.eventNode(r.request)));
-    EventId p = idx.poPrev(r.request);
-    if (p == kNone)
-      p = idx.forkOf(idx.trace().events[r.request].thread);
-    if (p != kNone)
-      conj.push_back(pool.lt(enc.eventNode(p), enc.cut()));
+std::vector<EventId> eventsOf(const DeadlockCandidate &c) {
+  std::vector<EventId> out;
+  for (const auto &m : c.members)
+    out.push_back(m.event);
+  return out;
+}
+
+DeadlockFinding makeFinding(std::vector<analysis::BlockReason> reasons,
+                            std::vector<analysis::Step> steps) {
+  DeadlockFinding f;
+  std::sort(reasons.begin(), reasons.end(),
+            [](const auto &a, const auto &b) { return a.event < b.event; });
+  f.blocked = std::move(reasons);
+  f.cycle = analysis::waitForCycle(f.blocked);
+  f.kind = analysis::deadlockKind(f.blocked);
+  f.steps = std::move(steps);
+  for (const auto &s : f.steps)
+    if (!s.half)
+      f.witness.push_back(s.event);
+  return f;
+}
+
+/// Default report: a finding whose threads all take part in a larger one
+/// at the same events (e.g. the cycle without the thread joining it) adds
+/// nothing.
+void dropContained(std::vector<DeadlockFinding> &fs) {
+  std::vector<std::set<EventId>> sets;
+  for (const auto &f : fs) {
+    std::set<EventId> s;
+    for (const auto &b : f.blocked)
+      s.insert(b.event);
+    sets.push_back(std::move(s));
   }
-  return pool.mkAnd(conj);
+  std::vector<DeadlockFinding> keep;
+  for (size_t i = 0; i < fs.size(); ++i) {
+    bool contained = false;
+    for (size_t j = 0; j < fs.size() && !contained; ++j)
+      contained = j != i && sets[j].size() > sets[i].size() &&
+                  std::includes(sets[j].begin(), sets[j].end(), sets[i].begin(),
+                                sets[i].end());
+    if (!contained)
+      keep.push_back(std::move(fs[i]));
+  }
+  fs = std::move(keep);
 }
 
 } // namespace
@@ -39,64 +72,83 @@ DeadlockResult predictDeadlocks(const analysis::TraceIndex &idx,
   auto start = std::chrono::steady_clock::now();
   DeadlockResult result;
   analysis::MustHappenBefore mhb(idx);
-  analysis::LockCycleOptions co;
+  analysis::DeadlockCandidateOptions co;
   co.filters = !opts.noFilters;
-  co.maxCycles = opts.maxCycles;
-  std::vector<analysis::LockCycle> cycles =
-      analysis::findLockCycles(idx, mhb, co, &result.stats.cycles);
-  result.stats.candidates = cycles.size();
-  if (!cycles.empty()) {
+  co.maxCandidates = opts.maxCandidates;
+  std::vector<DeadlockCandidate> cands =
+      analysis::findDeadlockCandidates(idx, mhb, co, &result.stats.search);
+  result.stats.candidates = cands.size();
+  if (!cands.empty()) {
     FormulaPool pool;
     MaximalEncoding enc(idx, pool);
     SolverConfig cfg;
     cfg.numOrderVars = enc.numOrderVars();
     cfg.differenceLogicOnly = !pool.hasPb();
+    if (!opts.dumpSmt2Dir.empty()) {
+      cfg.dumpSmt2Dir = opts.dumpSmt2Dir + "/deadlocks";
+      std::filesystem::create_directories(cfg.dumpSmt2Dir);
+    }
     auto solver = makeZ3OrderSolver(cfg);
     for (auto &[label, f] : enc.base())
       solver->addBase(pool, f, label);
     CheckLimits limits{opts.timeoutMs, opts.rlimit};
-    std::vector<char> groupDone;
-    for (const auto &c : cycles) {
-      if (groupDone.size() <= c.group)
-        groupDone.resize(c.group + 1, 0);
-      if (groupDone[c.group] && !opts.allCycles)
+    std::set<std::vector<EventId>> found; // signatures with a finding
+    std::set<uint32_t> groupsDone;
+    std::map<std::vector<EventId>, std::pair<uint32_t, std::string>> unknown;
+    for (const auto &c : cands) {
+      std::vector<EventId> sig = eventsOf(c);
+      // One candidate per signature suffices (a never-created and a
+      // created variant of a first event are the same deadlock).
+      if (found.count(sig))
         continue;
-      std::vector<EventId> reqs;
-      for (const auto &r : c.requests)
-        reqs.push_back(r.request);
+      if (!opts.allCycles && (!c.connected || groupsDone.count(c.group)))
+        continue;
       ++result.stats.solverCalls;
       CheckResult r =
-          solver->check(pool, deadlockQuery(idx, enc, pool, c), limits);
+          solver->check(pool, deadlockQuery(idx, enc, pool, c, &mhb), limits);
       if (r.status == CheckResult::Unsat) {
         ++result.stats.unsat;
         continue;
       }
       std::string why = r.reason;
       std::vector<analysis::Step> steps;
+      std::vector<analysis::BlockReason> reasons;
       if (r.status == CheckResult::Sat) {
-        // witness() appends its two arguments; the requests are after the
-        // cut, so they are exactly the two appended steps.
-        steps = enc.witness(r.order, reqs[0], reqs[1]);
-        steps.resize(steps.size() - 2);
-        if (auto err = analysis::checkDeadlockWitness(idx, steps, reqs))
+        steps = deadlockPrefix(enc, r.order);
+        if (auto err =
+                analysis::checkDeadlockWitness(idx, steps, sig, &reasons))
           why = "internal error: witness failed validation: " + *err;
         else
           why.clear();
       }
       if (!why.empty()) {
-        ++result.stats.unknown;
-        result.unknowns.emplace_back(reqs, why);
+        unknown.emplace(sig, std::make_pair(c.group, why));
         continue;
       }
       ++result.stats.sat;
-      groupDone[c.group] = 1;
-      DeadlockFinding f{c.requests, {}, steps};
-      for (const auto &s : steps)
-        if (!s.half)
-          f.witness.push_back(s.event);
-      result.deadlocks.push_back(std::move(f));
+      found.insert(sig);
+      groupsDone.insert(c.group);
+      result.deadlocks.push_back(
+          makeFinding(std::move(reasons), std::move(steps)));
     }
+    // An undecided candidate whose signature (all mode) or group (default)
+    // has a finding anyway leaves nothing open.
+    for (auto &[sig, u] : unknown)
+      if (!found.count(sig) && (opts.allCycles || !groupsDone.count(u.first)))
+        result.unknowns.emplace_back(sig, u.second);
+    result.stats.unknown = result.unknowns.size();
   }
+  if (!opts.allCycles)
+    dropContained(result.deadlocks);
+  std::sort(result.deadlocks.begin(), result.deadlocks.end(),
+            [](const DeadlockFinding &a, const DeadlockFinding &b) {
+              std::vector<EventId> x, y;
+              for (const auto &r : a.blocked)
+                x.push_back(r.event);
+              for (const auto &r : b.blocked)
+                y.push_back(r.event);
+              return x < y;
+            });
   result.stats.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -27,8 +27,15 @@ std::string describeStep(const trace::Trace &t, size_t i, const Step &s) {
   return out + ")";
 }
 
-std::optional<std::string> run(ModelState &st, const TraceIndex &idx,
-                               const std::vector<Step> &sigma) {
+bool hasTwoHalves(EventKind k) {
+  return k == EventKind::Wait || k == EventKind::Barrier;
+}
+
+} // namespace
+
+std::optional<std::string> executeSchedule(ModelState &st,
+                                           const TraceIndex &idx,
+                                           const std::vector<Step> &sigma) {
   for (size_t i = 0; i < sigma.size(); ++i) {
     if (auto why = st.blocked(sigma[i]))
       return describeStep(idx.trace(), i, sigma[i]) + ": " + *why;
@@ -37,16 +44,10 @@ std::optional<std::string> run(ModelState &st, const TraceIndex &idx,
   return std::nullopt;
 }
 
-bool hasTwoHalves(EventKind k) {
-  return k == EventKind::Wait || k == EventKind::Barrier;
-}
-
-} // namespace
-
 std::optional<std::string> checkPrefixSchedule(const TraceIndex &idx,
                                                const std::vector<Step> &sigma) {
   ModelState st(idx);
-  return run(st, idx, sigma);
+  return executeSchedule(st, idx, sigma);
 }
 
 std::optional<std::string> checkRaceWitness(const TraceIndex &idx,
@@ -59,7 +60,7 @@ std::optional<std::string> checkRaceWitness(const TraceIndex &idx,
     return "racing events " + std::to_string(a) + " and " + std::to_string(b) +
            " belong to the same thread";
   ModelState st(idx);
-  if (auto err = run(st, idx, sigma))
+  if (auto err = executeSchedule(st, idx, sigma))
     return err;
   for (EventId e : {a, b}) {
     trace::ThreadId t = events[e].thread;
@@ -70,40 +71,6 @@ std::optional<std::string> checkRaceWitness(const TraceIndex &idx,
     if (auto why = st.blocked({e, false}))
       return "after the schedule, event " + std::to_string(e) +
              " is not enabled: " + *why;
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string>
-checkDeadlockWitness(const TraceIndex &idx, const std::vector<Step> &sigma,
-                     const std::vector<EventId> &requests) {
-  const auto &events = idx.trace().events;
-  ModelState st(idx);
-  if (auto err = run(st, idx, sigma))
-    return err;
-  std::vector<trace::ThreadId> cycle;
-  for (EventId r : requests) {
-    if (r >= events.size())
-      return "request out of range";
-    cycle.push_back(events[r].thread);
-  }
-  for (EventId r : requests) {
-    const trace::Event &ev = events[r];
-    std::string name = "event " + std::to_string(r);
-    if (st.next(ev.thread) != r || st.inFirstHalf(ev.thread))
-      return "after the schedule, " + name + " is not the next event of " +
-             idx.trace().threadName(ev.thread);
-    if (ev.kind != EventKind::Acquire && ev.kind != EventKind::RAcquire)
-      return name + " is not a lock acquisition";
-    if (!st.blocked({r, false}))
-      return "after the schedule, " + name + " is not blocked";
-    for (trace::ThreadId h : st.holders(ev.obj, ev.kind == EventKind::RAcquire))
-      if (h != ev.thread &&
-          std::find(cycle.begin(), cycle.end(), h) == cycle.end())
-        return idx.trace().threadName(h) +
-               ", outside the cycle, holds the "
-               "lock " +
-               name + " waits for";
   }
   return std::nullopt;
 }

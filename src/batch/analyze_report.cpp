@@ -60,21 +60,29 @@ findingsFromReport(const json &report, const trace::Trace &t) {
   const json &dls = report.contains("deadlocks") ? report["deadlocks"] : json();
   for (size_t i = 0; dls.is_array() && i < dls.size(); ++i) {
     const json &d = dls[i];
-    std::vector<trace::EventId> req, held, w;
-    if (!d.is_object() || !d.contains("cycle") || !d["cycle"].is_array() ||
-        d["cycle"].empty())
-      return bad("deadlocks", i, "no cycle");
-    for (const auto &c : d["cycle"]) {
-      trace::EventId r, h;
-      if (!eventIndex(c, t, r) || !c.contains("held_since") ||
-          !eventIndex(c["held_since"], t, h))
-        return bad("deadlocks", i, "a cycle entry lacks event/held_since");
-      req.push_back(r);
+    std::vector<trace::EventId> blocked, held, w;
+    std::vector<std::string> reasons;
+    if (!d.is_object() || !d.contains("blocked") || !d["blocked"].is_array() ||
+        d["blocked"].empty())
+      return bad("deadlocks", i, "no blocked threads");
+    for (const auto &b : d["blocked"]) {
+      trace::EventId e;
+      if (!eventIndex(b, t, e) || !b.contains("reason") ||
+          !b["reason"].is_string())
+        return bad("deadlocks", i, "a blocked entry lacks event/reason");
+      blocked.push_back(e);
+      reasons.push_back(b["reason"].get<std::string>());
+      const json on = b.value("blocked_on", json::object());
+      trace::EventId h = trace::kNone;
+      if (on.is_object() && on.value("kind", std::string()) == "lock" &&
+          on.contains("held_since") && !eventIndex(on["held_since"], t, h))
+        return bad("deadlocks", i, "held_since is not an event");
       held.push_back(h);
     }
     if (!eventList(d.value("witness", json::array()), t, w))
       return bad("deadlocks", i, "witness is not a list of events");
-    out.push_back(report::deadlockFinding(t, req, held, w));
+    std::string kind = d.value("kind", std::string("deadlock"));
+    out.push_back(report::deadlockFinding(t, kind, blocked, reasons, held, w));
     setStatus(out.back(), d);
   }
   const json &vs =

@@ -82,35 +82,52 @@ Finding raceFinding(const trace::Trace &t, trace::EventId first,
   return f;
 }
 
-Finding deadlockFinding(const trace::Trace &t,
-                        const std::vector<trace::EventId> &requests,
+Finding deadlockFinding(const trace::Trace &t, const std::string &kind,
+                        const std::vector<trace::EventId> &blocked,
+                        const std::vector<std::string> &reasons,
                         const std::vector<trace::EventId> &held,
                         const std::vector<trace::EventId> &witness) {
-  RACEPREDICT_ASSERT(requests.size() == held.size(), "one held per request");
+  RACEPREDICT_ASSERT(blocked.size() == reasons.size() &&
+                         blocked.size() == held.size(),
+                     "one reason and one held lock (or none) a thread");
   Finding f;
   f.kind = FindingKind::Deadlock;
-  f.message = "Lock-order deadlock between " + std::to_string(requests.size()) +
-              " threads:";
-  std::set<std::string> locks;
-  for (size_t i = 0; i < requests.size(); ++i) {
-    Site req = siteOf(t, requests[i]);
-    Site h = siteOf(t, held[i]);
-    f.message += " thread " + req.thread + " holds " + h.object + " (" +
-                 where(h) + ") and waits for " + req.object + " (" +
-                 where(req) + ");";
-    locks.insert(req.object);
-    f.sites.push_back(std::move(req));
+  f.subkind = kind;
+  f.notes = reasons;
+  f.message = "Deadlock (" + kind + ") of " + std::to_string(blocked.size()) +
+              (blocked.size() == 1 ? " thread: " : " threads: ");
+  std::set<std::string> objects;
+  for (size_t i = 0; i < blocked.size(); ++i) {
+    Site s = siteOf(t, blocked[i]);
+    if (!s.object.empty())
+      objects.insert(s.object);
+    f.message += (i ? "; at " : "at ") + where(s) + ", " + reasons[i];
+    f.sites.push_back(std::move(s));
   }
-  for (trace::EventId h : held)
-    f.sites.push_back(siteOf(t, h));
-  for (const auto &l : locks)
-    f.object += (f.object.empty() ? "" : ", ") + l;
-  f.message.back() = '.';
+  f.message += ".";
+  for (size_t i = 0; i < blocked.size(); ++i)
+    f.sites.push_back(
+        siteOf(t, held[i] != trace::kNone ? held[i] : blocked[i]));
+  for (const auto &o : objects)
+    f.object += (f.object.empty() ? "" : ", ") + o;
   for (trace::EventId e : witness)
     f.witness.push_back({siteOf(t, e), false});
-  for (trace::EventId r : requests)
-    f.witness.push_back({siteOf(t, r), true});
+  for (trace::EventId b : blocked)
+    f.witness.push_back({siteOf(t, b), true});
   return f;
+}
+
+Finding deadlockFinding(const trace::Trace &t,
+                        const solver::DeadlockFinding &d) {
+  std::vector<trace::EventId> blocked, held;
+  std::vector<std::string> reasons;
+  for (const auto &b : d.blocked) {
+    blocked.push_back(b.event);
+    reasons.push_back(describeBlock(t, b, d.blocked));
+    held.push_back(b.kind == analysis::BlockKind::Lock ? b.since
+                                                       : trace::kNone);
+  }
+  return deadlockFinding(t, d.kind, blocked, reasons, held, d.witness);
 }
 
 Finding propertyFinding(const trace::Trace &t, const std::string &name,
@@ -140,14 +157,8 @@ std::vector<Finding> findingsOf(const trace::Trace &t,
   for (const auto &r : races.races)
     out.push_back(raceFinding(t, r.first, r.second, r.witness));
   if (deadlocks)
-    for (const auto &d : deadlocks->deadlocks) {
-      std::vector<trace::EventId> req, held;
-      for (const auto &q : d.requests) {
-        req.push_back(q.request);
-        held.push_back(idx.sections()[q.held].acquire);
-      }
-      out.push_back(deadlockFinding(t, req, held, d.witness));
-    }
+    for (const auto &d : deadlocks->deadlocks)
+      out.push_back(deadlockFinding(t, d));
   return out;
 }
 
@@ -179,12 +190,17 @@ json findingJson(const Finding &f) {
       j["essential"] = true;
     witness.push_back(std::move(j));
   }
-  return json{{"kind", findingKindName(f.kind)},
-              {"object", f.object},
-              {"status", f.status},
-              {"message", f.message},
-              {"sites", sites},
-              {"witness", witness}};
+  json j{{"kind", findingKindName(f.kind)},
+         {"object", f.object},
+         {"status", f.status},
+         {"message", f.message},
+         {"sites", sites},
+         {"witness", witness}};
+  if (!f.subkind.empty())
+    j["subkind"] = f.subkind;
+  if (!f.notes.empty())
+    j["notes"] = f.notes;
+  return j;
 }
 
 namespace {
@@ -235,7 +251,9 @@ Expected<Finding> findingFromJson(const nlohmann::json &j) {
   if (!getField(j, "kind", kind, true, err) ||
       !getField(j, "object", f.object, false, err) ||
       !getField(j, "status", f.status, false, err) ||
-      !getField(j, "message", f.message, false, err))
+      !getField(j, "message", f.message, false, err) ||
+      !getField(j, "subkind", f.subkind, false, err) ||
+      !getField(j, "notes", f.notes, false, err))
     return Error{err};
   auto k = findingKindFromName(kind);
   if (!k)

@@ -31,7 +31,20 @@ const RuleText kRules[] = {
      "Predicted ordering-property violation",
      "Events that, in some feasible reordering of the recorded execution, "
      "occur in an order the property forbids."},
+    {"deadlock", "Deadlock", "Predicted deadlock",
+     "Threads that, in some feasible reordering of the recorded execution, "
+     "are blocked for good: on a join, a semaphore, a barrier, a condition "
+     "variable or a lock held by a finished or blocked thread."},
 };
+constexpr int kGeneralDeadlockRule = 3;
+
+/// Lock-order cycles keep their own rule; other deadlocks share one.
+int ruleOf(const Finding &f) {
+  if (f.kind == FindingKind::Deadlock && !f.subkind.empty() &&
+      f.subkind != "lock-order")
+    return kGeneralDeadlockRule;
+  return static_cast<int>(f.kind);
+}
 
 json rule(const RuleText &r) {
   return {{"id", r.id},
@@ -149,7 +162,7 @@ json sarifFromFindings(const std::vector<SarifFinding> &fs,
   json results = json::array();
   for (const SarifFinding &sf : fs) {
     const Finding &f = *sf.finding;
-    int ruleIndex = static_cast<int>(f.kind);
+    int ruleIndex = ruleOf(f);
     // Races: both accesses; deadlocks: the blocked requests (the first
     // half of the sites) with the held acquisitions as related locations.
     size_t primary =
@@ -160,7 +173,9 @@ json sarifFromFindings(const std::vector<SarifFinding> &fs,
       if (i < primary) {
         locations.push_back(locationOf(s, opts.sourceRoot, s.text));
       } else {
-        json rl = locationOf(s, opts.sourceRoot, "holds " + s.object);
+        size_t k = i - primary;
+        std::string why = k < f.notes.size() ? f.notes[k] : "holds " + s.object;
+        json rl = locationOf(s, opts.sourceRoot, why);
         rl["id"] = related.size() + 1;
         related.push_back(std::move(rl));
       }

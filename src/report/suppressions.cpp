@@ -132,12 +132,7 @@ size_t removeSuppressed(const Suppressions &s, const trace::Trace &t,
   if (deadlocks) {
     std::vector<solver::DeadlockFinding> kept;
     for (auto &d : deadlocks->deadlocks) {
-      std::vector<trace::EventId> req, held;
-      for (const auto &q : d.requests) {
-        req.push_back(q.request);
-        held.push_back(idx.sections()[q.held].acquire);
-      }
-      if (s.match(deadlockFinding(t, req, held, d.witness)))
+      if (s.match(deadlockFinding(t, d)))
         ++removed;
       else
         kept.push_back(std::move(d));

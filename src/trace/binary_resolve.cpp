@@ -99,7 +99,7 @@ Expected<bool> Resolver::bindNames() {
         remap[ns].push_back(tab.intern(n));
       else if (ns == int(NameSpace::Thread))
         remap[ns].push_back(tab.intern("t" + std::to_string(ks.keys[i])));
-      else if (ns == int(NameSpace::Location) && !globals.empty())
+      else if (!globals.empty()) // variables, and locks etc. in globals
         remap[ns].push_back(tab.intern(globalName(globals, ks.keys[i])));
       else
         remap[ns].push_back(tab.intern(hexKey(ks.keys[i])));

@@ -1,52 +1,118 @@
 #!/usr/bin/env python3
 """End-to-end check of `racepredict analyze --deadlocks` on a text trace.
 
-The trace declares its expected lock cycles:
-    # expect-deadlock: 3 7     (the request events of one cycle, any order)
-    # expect-deadlock: none
-The script runs `analyze --deadlocks --all-pairs --format json` and fails
-unless the set of cycles is exactly the expected one, each witness lists an
-event at most once and none of the blocked requests, and the exit status is
-1 (found) or 0 (none).
+The trace declares what it expects, in comment lines:
+    # expect-deadlock: 3 7      every deadlocking set with --all-pairs: the
+    # expect-deadlock: 3 7 10   blocked events of each (one line per set),
+    # expect-deadlock: none     or none at all
+    # expect-default: 3 7 10    the sets the default report keeps (optional)
+    # expect-kind: lock-order   the default findings' kinds, in order
+    # expect-reason: ...        a sentence some blocked thread's reason is
+The script fails unless the sets are exactly the expected ones, the exit
+status is 1 (found) or 0 (none), each witness lists an event at most once
+and none of the blocked ones, and `check-witness` accepts every witness of
+the report and every --witness-dir deadlock file.
 """
 import json
+import os
 import subprocess
 import sys
+import tempfile
+
+
+def analyze(binary, trace, extra, witness_dir=None):
+    cmd = [binary, "analyze", "--deadlocks", "--format", "json"] + extra
+    if witness_dir:
+        cmd += ["--witness-dir", witness_dir]
+    p = subprocess.run(cmd + [trace], capture_output=True, text=True,
+                       timeout=600)
+    if p.returncode not in (0, 1):
+        sys.exit(f"{trace}: analyze exited {p.returncode}: {p.stderr}")
+    return p.returncode, json.loads(p.stdout), p.stdout
+
+
+def sets(report):
+    return {frozenset(b["event"] for b in d["blocked"])
+            for d in report["deadlocks"]}
+
+
+def show(s):
+    return sorted(sorted(x) for x in s)
 
 
 def main():
     binary, trace = sys.argv[1], sys.argv[2]
-    expected, saw = set(), False
+    want_all, want_default, kinds, reasons = set(), None, None, []
+    saw = False
     with open(trace) as f:
         for line in f:
+            words = line.split()
             if line.startswith("# expect-deadlock:"):
                 saw = True
-                words = line.split()[2:]
-                if words != ["none"]:
-                    expected.add(frozenset(int(w) for w in words))
+                if words[2:] != ["none"]:
+                    want_all.add(frozenset(int(w) for w in words[2:]))
+            elif line.startswith("# expect-default:"):
+                want_default = want_default or set()
+                want_default.add(frozenset(int(w) for w in words[2:]))
+            elif line.startswith("# expect-kind:"):
+                kinds = words[2:]
+            elif line.startswith("# expect-reason:"):
+                reasons.append(line.split(":", 1)[1].strip())
     if not saw:
         sys.exit(f"{trace}: no '# expect-deadlock:' line")
-    p = subprocess.run([binary, "analyze", "--deadlocks", "--all-pairs",
-                        "--format", "json", trace],
-                       capture_output=True, text=True, timeout=600)
-    if p.returncode not in (0, 1):
-        sys.exit(f"{trace}: analyze exited {p.returncode}: {p.stderr}")
-    report = json.loads(p.stdout)
-    got = {frozenset(c["event"] for c in d["cycle"]) for d in report["deadlocks"]}
     errors = []
-    if got != expected:
-        errors.append(f"cycles {sorted(map(sorted, got))} != expected "
-                      f"{sorted(map(sorted, expected))}")
-    if p.returncode != (1 if expected else 0):
-        errors.append(f"exit status {p.returncode}")
+    status, report, text = analyze(binary, trace, ["--all-pairs"])
+    if sets(report) != want_all:
+        errors.append(f"--all-pairs sets {show(sets(report))} != expected "
+                      f"{show(want_all)}")
+    if status != (1 if want_all else 0):
+        errors.append(f"exit status {status}")
     for d in report["deadlocks"]:
         w = d["witness"]
-        reqs = {c["event"] for c in d["cycle"]}
-        if len(set(w)) != len(w) or reqs & set(w):
-            errors.append(f"bad witness {w} for cycle {sorted(reqs)}")
+        blocked = {b["event"] for b in d["blocked"]}
+        if len(set(w)) != len(w) or blocked & set(w):
+            errors.append(f"bad witness {w} for {sorted(blocked)}")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "report.json")
+        with open(path, "w") as f:
+            f.write(text)
+        cw = subprocess.run([binary, "check-witness", trace, path],
+                            capture_output=True, text=True, timeout=600)
+        if cw.returncode != 0:
+            errors.append("check-witness rejects the report: " + cw.stdout)
+        wdir = os.path.join(tmp, "witnesses")
+        _, dreport, _ = analyze(binary, trace, [], wdir)
+        if want_default is not None and sets(dreport) != want_default:
+            errors.append(f"default sets {show(sets(dreport))} != expected "
+                          f"{show(want_default)}")
+        if kinds is not None and [d["kind"] for d in
+                                  dreport["deadlocks"]] != kinds:
+            errors.append(f"kinds {[d['kind'] for d in dreport['deadlocks']]}"
+                          f" != expected {kinds}")
+        got_reasons = [b["reason"] for d in dreport["deadlocks"]
+                       for b in d["blocked"]]
+        for r in reasons:
+            if r not in got_reasons:
+                errors.append(f"no blocked thread's reason is '{r}' "
+                              f"(reasons: {got_reasons})")
+        files = sorted(os.listdir(wdir)) if os.path.isdir(wdir) else []
+        deadlock_files = [f for f in files if f.startswith("deadlock-")]
+        if len(deadlock_files) != len(dreport["deadlocks"]):
+            errors.append(f"{len(deadlock_files)} deadlock witness files for "
+                          f"{len(dreport['deadlocks'])} deadlocks")
+        for name in deadlock_files:
+            with open(os.path.join(wdir, name)) as f:
+                wj = json.load(f)
+            if wj.get("kind") != "deadlock" or "steps" not in wj:
+                errors.append(f"{name}: not a deadlock witness file")
+            cw = subprocess.run([binary, "check-witness", trace,
+                                 os.path.join(wdir, name)],
+                                capture_output=True, text=True, timeout=600)
+            if cw.returncode != 0:
+                errors.append(f"check-witness rejects {name}: {cw.stdout}")
     if errors:
         sys.exit(f"{trace}: " + "; ".join(errors))
-    print(f"{trace}: {len(got)} deadlock(s) as expected")
+    print(f"{trace}: {len(want_all)} deadlocking set(s) as expected")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ Runs Microsoft's validator (schema + GitHub ingestion rules; warnings are
 allowed, errors are not), then checks: one result per race/deadlock of the
 JSON report, each race's code flow has one thread flow per thread of its
 witness, steps numbered 1..n in witness order, and exactly the racing
-accesses marked essential.
+accesses marked essential; each deadlock under its rule (lock-order or
+general), its blocked events essential and one related location each.
 """
 import json
 import subprocess
@@ -38,7 +39,8 @@ def main():
         sys.exit(f"validator rc={v.returncode}:\n{v.stdout}{v.stderr}")
     results = sarif["runs"][0]["results"]
     races = [r for r in results if r["ruleId"] == "data-race"]
-    deadlocks = [r for r in results if r["ruleId"] == "lock-order-deadlock"]
+    deadlocks = [r for r in results
+                 if r["ruleId"] in ("lock-order-deadlock", "deadlock")]
     problems = []
     if len(races) != len(report["races"]):
         problems.append(f"{len(races)} race results, JSON has {len(report['races'])}")
@@ -58,6 +60,21 @@ def main():
         threads = {fl["id"] for fl in flows}
         if len(threads) != len(flows):
             problems.append("two thread flows for one thread")
+    for res, d in zip(deadlocks, report["deadlocks"]):
+        want = "lock-order-deadlock" if d["kind"] == "lock-order" else "deadlock"
+        if res["ruleId"] != want:
+            problems.append(f"{d['kind']} deadlock reported as {res['ruleId']}")
+        flows = res["codeFlows"][0]["threadFlows"]
+        steps = sorted((loc["executionOrder"], loc) for fl in flows
+                       for loc in fl["locations"])
+        n, k = len(d["witness"]), len(d["blocked"])
+        essential = [i for i, (_, loc) in enumerate(steps)
+                     if loc["importance"] == "essential"]
+        if essential != list(range(n, n + k)):
+            problems.append(f"essential steps {essential} are not the "
+                            f"{k} blocked events after the witness")
+        if len(res["relatedLocations"]) != k:
+            problems.append("not one related location per blocked thread")
     if problems:
         sys.exit(f"{trace}: " + "; ".join(problems))
     print(f"{trace}: {len(races)} race(s), {len(deadlocks)} deadlock(s), valid SARIF")

@@ -56,7 +56,8 @@ def check_sarif_shape(sarif, source_root):
     result; returns the results."""
     run0 = sarif["runs"][0]
     rules = [r["id"] for r in run0["tool"]["driver"]["rules"]]
-    check(rules == ["data-race", "lock-order-deadlock", "property-violation"],
+    check(rules == ["data-race", "lock-order-deadlock", "property-violation",
+                   "deadlock"],
           f"rules {rules}")
     check(run0["originalUriBaseIds"]["%SRCROOT%"]["uri"] ==
           "file://" + source_root.rstrip("/") + "/", "originalUriBaseIds")

@@ -12,16 +12,42 @@ call stack f (innermost), g, h (function names of the report's frames).
 `// expect-location: NAME` says every reported race is on variable NAME.
 `// expect-none-with: OPTS` records the program again with
 RACEPREDICT_OPTIONS=OPTS (e.g. branch_deps=all) and expects no race then.
+
+A program with `// expect-deadlock:` lines is also analysed with
+--deadlocks: each such line is one predicted deadlock of the default report,
+`THREAD@ANCHOR ...` naming every blocked thread and the line it blocks at
+(`t0@J t1@L`), or `none`. The deadlocks must be exactly these, and
+`check-witness` must accept the report's witnesses and every
+--witness-dir deadlock file.
 """
 import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rptrace_dump  # noqa: E402
+
+
+def deadlock_expectations(src, anchors):
+    """None when the program declares no deadlock expectation, else the set
+    of expected deadlocks, each a sorted tuple of (thread, file:line)."""
+    want = None
+    with open(src) as f:
+        for line in f:
+            m = re.search(r"expect-deadlock:\s*(.*)$", line)
+            if not m:
+                continue
+            want = want if want is not None else set()
+            words = m.group(1).split()
+            if words != ["none"]:
+                want.add(tuple(sorted(
+                    (w.split("@")[0], anchors[w.split("@")[1]])
+                    for w in words)))
+    return want
 
 
 def expectations(src, stacks=None):
@@ -41,7 +67,7 @@ def expectations(src, stacks=None):
         m = re.search(r"expect-stack:\s*(\w+)\s+(.*)$", line)
         if m and stacks is not None:
             stacks[anchors[m.group(1)]] = m.group(2).split()
-    return pairs
+    return pairs, anchors
 
 
 def check_stacks(report, stacks):
@@ -102,7 +128,15 @@ def main():
     if a.check_only:
         print(f"ok: {len(events)} events, consistent")
         return 0
-    r = run([a.racepredict, "analyze", "--format", "json", trace],
+    stacks = {}
+    want, anchors = expectations(a.src, stacks)
+    want_deadlocks = deadlock_expectations(a.src, anchors)
+    witness_dir = exe + ".witnesses"
+    extra = []
+    if want_deadlocks is not None:
+        shutil.rmtree(witness_dir, ignore_errors=True)
+        extra = ["--races", "--deadlocks", "--witness-dir", witness_dir]
+    r = run([a.racepredict, "analyze", "--format", "json", *extra, trace],
             stdout=subprocess.PIPE, text=True, timeout=300)
     if r.returncode not in (0, 1):
         return fail(f"analyze exited with {r.returncode}")
@@ -113,8 +147,6 @@ def main():
     got = {tuple(sorted((file_line(x["first"]["loc"]),
                          file_line(x["second"]["loc"]))))
            for x in report["races"]}
-    stacks = {}
-    want = expectations(a.src, stacks)
     if got != want:
         print("expected races:", sorted(want))
         print("predicted races:", sorted(got))
@@ -122,7 +154,12 @@ def main():
             print("  ", x["first"]["loc"], x["first"]["op"], "<->",
                   x["second"]["loc"], x["second"]["op"], x["location"])
         return fail("predicted races differ from the expectation")
-    if (r.returncode == 1) != bool(want):
+    if want_deadlocks is not None:
+        err = check_deadlocks(a, report, r.stdout, want_deadlocks, trace,
+                              witness_dir)
+        if err:
+            return fail(err)
+    if (r.returncode == 1) != bool(want or want_deadlocks):
         return fail(f"analyze exit status {r.returncode} does not match")
     problem = check_stacks(report, stacks)
     if problem:
@@ -147,6 +184,33 @@ def main():
               "events)")
     print(f"ok: {len(events)} events, races {sorted(got)}")
     return 0
+
+
+def check_deadlocks(a, report, text, want, trace, witness_dir):
+    got = {tuple(sorted((b["thread"], file_line(b["loc"]))
+                        for b in d["blocked"]))
+           for d in report["deadlocks"]}
+    if got != want:
+        print("expected deadlocks:", sorted(want))
+        print("predicted deadlocks:", sorted(got))
+        for d in report["deadlocks"]:
+            for b in d["blocked"]:
+                print("  ", b["thread"], b["loc"], b["reason"])
+        return "predicted deadlocks differ from the expectation"
+    with open(trace + ".report.json", "w") as f:
+        f.write(text)
+    files = [os.path.join(trace + ".report.json")]
+    if os.path.isdir(witness_dir):
+        files += [os.path.join(witness_dir, n)
+                  for n in sorted(os.listdir(witness_dir))
+                  if n.startswith("deadlock-")]
+    if len(files) != 1 + len(report["deadlocks"]):
+        return "not one --witness-dir file per deadlock"
+    for f in files:
+        if run([a.racepredict, "check-witness", trace, f]).returncode != 0:
+            return f"check-witness rejects {f}"
+    print(f"deadlocks as expected: {sorted(got)}")
+    return None
 
 
 def fail(msg):

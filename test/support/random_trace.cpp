@@ -63,15 +63,22 @@ public:
 
     int target =
         o_.minEvents + static_cast<int>(pick(o_.maxEvents - o_.minEvents + 1));
+    bool mainLifecycle = f.deadlockProne && chance(1, 3);
+    if (mainLifecycle)
+      emit(0, "begin");
     // Usually fork at once, so that most events can interleave; sometimes
     // let t0 work (or seminit) first, to test fork ordering.
-    if (chance(2, 3))
+    if (f.deadlockProne ? chance(1, 3) : chance(2, 3))
       for (size_t c = 1; c < threads_.size(); ++c)
         fork(static_cast<int>(c));
     for (int iter = 0; iter < 400 && static_cast<int>(lines_.size()) < target;
          ++iter)
       stepRandomThread();
+    if (f.deadlockProne)
+      finish();
     windDown();
+    if (mainLifecycle && threads_[0].status == Status::Running)
+      emit(0, "end");
     RandomTrace out;
     out.text = inits;
     for (const auto &l : lines_)
@@ -162,6 +169,8 @@ private:
     }
     if (th.status != Status::Running)
       return acts;
+    if (finishing_ && t == 0)
+      return finishingMain(acts);
     if (t != 0 && !th.begun) {
       th.begun = true;
       // Text traces may omit `begin`: then the child's first event, maybe
@@ -205,9 +214,10 @@ private:
                           emit(0, "seminit s " + std::to_string(v));
                         }});
     }
+    int access = f.deadlockProne ? 1 : 3;
     for (int l = 0; l < nlocs_; ++l) {
-      acts.push_back(op(3, [this, t, l] { read(t, l, "rd"); }));
-      acts.push_back(op(3, [this, t, l] { write(t, l, "wr"); }));
+      acts.push_back(op(access, [this, t, l] { read(t, l, "rd"); }));
+      acts.push_back(op(access, [this, t, l] { write(t, l, "wr"); }));
       if (f.atomics) {
         acts.push_back(op(1, [this, t, l] { read(t, l, "ard"); }));
         acts.push_back(op(1, [this, t, l] { write(t, l, "awr"); }));
@@ -220,14 +230,16 @@ private:
           emit(t,
                std::string(chance(1, 2) ? "alloc " : "free ") + loc(l) + " 8");
         }));
-    acts.push_back(op(o_.branchWeight, [this, t] { emit(t, "br"); }));
+    int branch = f.deadlockProne ? 1 : o_.branchWeight;
+    acts.push_back(op(branch, [this, t] { emit(t, "br"); }));
     if (f.precise)
       acts.push_back(op(o_.branchWeight, [this, t] { preciseBranch(t); }));
     if (f.locks || f.condvars)
       lockActions(t, acts, op);
     // Arrive only while enough threads run to complete the generation
     // (a thread stuck in a barrier records nothing more).
-    if (f.barriers && th.holds.empty() && running() >= barrierCount_)
+    if (f.barriers && (th.holds.empty() || f.deadlockProne) &&
+        running() >= barrierCount_)
       acts.push_back(op(2, [this, t] { arriveAtBarrier(t); }));
     if (f.semaphores) {
       acts.push_back(op(2, [this, t] {
@@ -251,8 +263,9 @@ private:
     Thread &th = threads_[t];
     for (int m = 0; m < 2; ++m) {
       bool mine = holds(t, m);
+      int nest = f.deadlockProne && !th.holds.empty() ? 8 : 3;
       if (!mine && locks_[m].empty())
-        acts.push_back(op(3, [this, t, m] {
+        acts.push_back(op(nest, [this, t, m] {
           acquire(t, m, true);
           emit(t, "acq " + lockName(m));
         }));
@@ -287,8 +300,11 @@ private:
           reproducible_ = false;
           emit(t, "tryfail " + lockName(m));
         }));
-      if (f.condvars && th.holds.size() == 1 &&
-          th.holds[0] == std::make_pair(m, true))
+      // deadlockProne: also wait while holding other locks (a nested
+      // monitor, which deadlocks when the notifier needs them).
+      if (f.condvars && !th.holds.empty() &&
+          th.holds.back() == std::make_pair(m, true) &&
+          (th.holds.size() == 1 || f.deadlockProne))
         acts.push_back(op(4, [this, t, m] {
           release(t, m);
           threads_[t].status = Status::Waiting;
@@ -305,6 +321,42 @@ private:
       acts.push_back(op(w, [this, t] { notify(t, false); }));
       acts.push_back(op(w, [this, t] { notify(t, true); }));
     }
+  }
+
+  /// Runs every child to its end and has t0 join it (deadlockProne): the
+  /// children only release, end or return from waits now, t0 only joins.
+  void finish() {
+    finishing_ = true;
+    for (int round = 0; round < 300; ++round) {
+      bool all = true;
+      for (size_t c = 1; c < threads_.size(); ++c)
+        all = all && threads_[c].joined;
+      if (all)
+        break;
+      for (size_t c = 1; c < threads_.size(); ++c)
+        threads_[c].budget = std::min(threads_[c].budget, 0);
+      if (waiters())
+        for (size_t w = 0; w < threads_.size(); ++w)
+          if (threads_[w].status == Status::Running &&
+              (w == 0 || threads_[w].begun)) {
+            notify(static_cast<int>(w), true);
+            break;
+          }
+      stepRandomThread();
+    }
+    finishing_ = false;
+  }
+
+  std::vector<Action> finishingMain(std::vector<Action> &acts) {
+    for (size_t c = 1; c < threads_.size(); ++c)
+      if (threads_[c].status == Status::Ended && !threads_[c].joined)
+        acts.push_back({1, [this, c] {
+                          threads_[c].joined = true;
+                          emit(0, "join " + name(static_cast<int>(c)));
+                        }});
+    if (!threads_[0].holds.empty())
+      acts.push_back({1, [this] { releaseLatest(0); }});
+    return acts;
   }
 
   void fork(int c) {
@@ -446,6 +498,7 @@ private:
   int64_t semCount_ = 0;
   bool semUsed_ = false;
   bool forked_ = false;
+  bool finishing_ = false;
   bool reproducible_ = true;
 };
 

@@ -32,6 +32,13 @@ struct TraceFeatures {
   /// `alloc`/`free` of the locations: accesses in different allocation
   /// generations never conflict (docs/semantics.md, "Races").
   bool allocs = false;
+  /// Programs that deadlock in other interleavings (deadlock differential
+  /// test): fewer memory accesses, more nested locking, barrier arrivals
+  /// while holding locks, and a run to completion — every child ends and
+  /// is joined, and t0 sometimes has `begin`/`end` (its end is then the
+  /// process exit) — so that hangs, which need the other threads finished,
+  /// occur. Off, the generator's output is unchanged.
+  bool deadlockProne = false;
 };
 
 struct RandomTraceOptions {

@@ -39,6 +39,16 @@ public:
   /// Whether a read-like event already executed saw its recorded value.
   bool concrete(EventId e) const { return concrete_[e] != 0; }
 
+  /// Whether `e` (its whole step) / its first half has been executed.
+  bool executed(EventId e) const { return executed_[e] != 0; }
+  bool firstHalfDone(EventId e) const { return halfDone_[e] != 0; }
+  /// Every event of `t` has been executed.
+  bool finished(ThreadId t) const { return next(t) == kNone; }
+  /// The current count of a semaphore of the trace.
+  int64_t semCount(SymId sem) const { return semCount_.at(sem); }
+  /// Arrival halves executed in barrier generation `g`.
+  uint32_t arrivals(uint32_t g) const { return arrivals_[g]; }
+
 private:
   bool heldByOther(SymId lock, ThreadId t, bool writeOnly) const;
   void acquire(SymId lock, ThreadId t, bool write);

@@ -39,13 +39,28 @@ std::optional<std::string> checkRaceWitness(const TraceIndex &idx,
                                             const std::vector<Step> &sigma,
                                             EventId a, EventId b);
 
-/// Valid prefix schedule after which every event of `requests` (lock
-/// acquisitions of distinct threads) is the next event of its thread and is
-/// blocked only by locks held by the threads of the other requests: a
-/// deadlock that no continuation can resolve.
+struct BlockReason; // analysis/deadlock.h
+
+/// Valid prefix schedule after which the threads of `blocked` (their next
+/// events, one per thread) form a deadlock of docs/semantics.md: each is
+/// blocked for good — a lock held by another of them or by a thread that
+/// finished holding it, a join on one of them, a creator among them, or
+/// (when every other thread has finished for good) a notify, semaphore post
+/// or barrier arrival that can no longer come — and the process has not
+/// exited. On success `reasons` (if given) gets each thread's reason, in
+/// the order of `blocked`. Independent of the solver and of the candidate
+/// generator: it executes the steps on a ModelState.
 std::optional<std::string>
 checkDeadlockWitness(const TraceIndex &idx, const std::vector<Step> &sigma,
-                     const std::vector<EventId> &requests);
+                     const std::vector<EventId> &blocked,
+                     std::vector<BlockReason> *reasons = nullptr);
+
+class ModelState;
+/// Executes `sigma` on `st` step by step; the first step that is not
+/// enabled, as one sentence, or nullopt.
+std::optional<std::string> executeSchedule(ModelState &st,
+                                           const TraceIndex &idx,
+                                           const std::vector<Step> &sigma);
 
 /// Expands a witness as reports list it (events only; a wait stands for its
 /// return half, a barrier event for its departure) into steps, inserting

@@ -49,14 +49,21 @@ struct WitnessStep {
 
 struct Finding {
   FindingKind kind = FindingKind::Race;
-  /// Race: the variable; deadlock: the locks of the cycle; property: name.
+  /// Race: the variable; deadlock: the objects its threads block on;
+  /// property: its name.
   std::string object;
-  /// Race: {first, second} (first.event < second.event); deadlock: one
-  /// request per thread of the cycle, then the acquisitions they hold;
-  /// property: the violating events.
+  /// Race: {first, second} (first.event < second.event); deadlock: the
+  /// blocked event of each of its k threads, then k related sites, one per
+  /// thread (the acquisition of the lock it waits for, else its blocked
+  /// event again); property: the violating events.
   std::vector<Site> sites;
   std::vector<WitnessStep> witness;
   std::string message; ///< one sentence naming the sites
+  /// Deadlock: its kind (analysis::deadlockKind: "lock-order", "semaphore",
+  /// ...); empty otherwise.
+  std::string subkind;
+  /// Deadlock: why each blocked thread is stuck, one per primary site.
+  std::vector<std::string> notes;
   /// How far it is confirmed: "predicted" (a validated witness schedule on
   /// the trace semantics) or, once replayed, the `replay` value of the JSON
   /// report ("confirmed", "diverged", "not-reproduced").
@@ -68,13 +75,19 @@ Finding raceFinding(const trace::Trace &t, trace::EventId first,
                     trace::EventId second,
                     const std::vector<trace::EventId> &witness);
 
-/// A lock-order deadlock: `requests[i]` is blocked while its thread holds
-/// the section acquired at `held[i]`. The witness is followed by the
-/// blocked requests, marked essential (they never complete).
-Finding deadlockFinding(const trace::Trace &t,
-                        const std::vector<trace::EventId> &requests,
+/// A deadlock of kind `kind` (analysis::deadlockKind): `blocked` are the
+/// events its threads never complete (one per thread), `reasons` one
+/// sentence each (report::describeBlock), `held[i]` the acquisition of the
+/// lock blocked[i] waits for (kNone if it waits for no lock). The witness is
+/// followed by the blocked events, marked essential (they never complete).
+Finding deadlockFinding(const trace::Trace &t, const std::string &kind,
+                        const std::vector<trace::EventId> &blocked,
+                        const std::vector<std::string> &reasons,
                         const std::vector<trace::EventId> &held,
                         const std::vector<trace::EventId> &witness);
+/// The same for a finding of the predictor.
+Finding deadlockFinding(const trace::Trace &t,
+                        const solver::DeadlockFinding &d);
 
 /// A violation of the ordering property `name` by `events` (the sites,
 /// marked essential in the witness).

@@ -38,7 +38,26 @@ nlohmann::ordered_json deadlocksJson(const trace::Trace &t,
                                      const solver::DeadlockResult &r,
                                      const analysis::TraceIndex &idx);
 
-/// Per deadlock: what each thread holds and waits for, then the witness.
+/// One blocked thread's reason as a sentence ("thread t1 waits for lock m2
+/// held by t2 (acquired at ...)"); `all` is the whole deadlock (a join
+/// names what the joined thread is blocked on).
+std::string describeBlock(const trace::Trace &t, const analysis::BlockReason &r,
+                          const std::vector<analysis::BlockReason> &all);
+
+/// The "blocked" array of one deadlock: each thread's blocking event (as
+/// eventJson), `half_done`, `blocked_on` (kind and resource) and `reason`.
+nlohmann::ordered_json blockedJson(const trace::Trace &t,
+                                   const solver::DeadlockFinding &d);
+
+/// A --witness-dir file for one deadlock ("kind": "deadlock"): the blocked
+/// threads, the witness with its steps (halves), and every thread's state
+/// after it (blocked at / finished / running), for the replayer.
+nlohmann::ordered_json deadlockWitnessJson(const trace::Trace &t,
+                                           const solver::DeadlockFinding &d,
+                                           const analysis::TraceIndex &idx,
+                                           const std::string &tracePath);
+
+/// Per deadlock: each blocked thread and why, then the witness.
 void printDeadlockReport(const trace::Trace &t, const solver::DeadlockResult &r,
                          const analysis::TraceIndex &idx,
                          const ReportContext &ctx, std::ostream &out);

@@ -1,14 +1,18 @@
-//===- solver/deadlock_predictor.h - Predicted lock-order deadlocks -------===//
+//===- solver/deadlock_predictor.h - Predicted deadlocks of every kind ----===//
 //
-// Candidates are cycles of the lock nesting graph (analysis/lock_cycles.h);
-// each is asked of the same maximal encoding as races (docs/semantics.md):
-// a cut after which every request of the cycle is its thread's next event
-// and every held section is open. A SAT model, cut, is validated by the
-// schedule checker (checkDeadlockWitness) before it is reported.
+// Candidates (analysis/deadlock_candidates.h: ownership sets — lock cycles
+// of any length, joins and thread creation — and hangs — semaphores,
+// barriers, notifies nobody is left to give) are asked of the same maximal
+// encoding as races (docs/semantics.md, "Deadlocks"): is there a feasible
+// cut in which every member's thread is at its blocking event, with the
+// threads the candidate's rules need finished? A SAT model, cut, is
+// validated by the schedule checker (checkDeadlockWitness), which also
+// gives each blocked thread's reason, before it is reported.
 //
 #pragma once
 
-#include "racepredict/analysis/lock_cycles.h"
+#include "racepredict/analysis/deadlock.h"
+#include "racepredict/analysis/deadlock_candidates.h"
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/analysis/trace_index.h"
 
@@ -18,31 +22,43 @@
 namespace racepredict::solver {
 
 struct DeadlockOptions {
-  /// Report every deadlocking cycle instead of one per source signature.
+  /// Report every deadlocking set of threads (the exact set the model
+  /// admits, as the differential test compares it) instead of one per
+  /// source signature, connected sets only, each not part of a larger one.
   bool allCycles = false;
   unsigned timeoutMs = 0; ///< per query; a time-out is `unknown`
   uint64_t rlimit = 0;
   bool noFilters = false;
-  size_t maxCycles = 100000;
+  size_t maxCandidates = 100000;
+  std::string dumpSmt2Dir; ///< non-empty: write each query as .smt2 here
 };
 
 struct DeadlockFinding {
-  /// The cycle: requests[i] waits for the lock requests[i+1]'s thread holds.
-  std::vector<analysis::LockRequest> requests;
-  /// Events in order; after them every request's thread is blocked.
+  /// Each blocked thread: the event it never completes and why (from the
+  /// schedule checker, on the witness), sorted by event.
+  std::vector<analysis::BlockReason> blocked;
+  /// Indices into `blocked` of the wait-for cycle (each waits for the
+  /// next), empty when the deadlock has none (e.g. a semaphore).
+  std::vector<size_t> cycle;
+  std::string kind; ///< analysis::deadlockKind
+  /// Events in order; after them every thread of `blocked` is stuck. The
+  /// blocked events themselves are not part of it.
   std::vector<analysis::EventId> witness;
+  /// The same schedule with the release/arrival halves of waits/barriers
+  /// (a blocked wait or barrier has done its first half).
   std::vector<analysis::Step> steps;
 };
 
 struct DeadlockStats {
-  analysis::LockCycleStats cycles;
+  analysis::DeadlockCandidateStats search;
   size_t candidates = 0, solverCalls = 0, sat = 0, unsat = 0, unknown = 0;
   double seconds = 0;
 };
 
 struct DeadlockResult {
-  std::vector<DeadlockFinding> deadlocks;
-  /// Cycles the solver could not decide (time-out, budget), with a reason.
+  std::vector<DeadlockFinding> deadlocks; ///< sorted by blocked events
+  /// Candidates the solver could not decide (time-out, budget): their
+  /// blocked events and a reason.
   std::vector<std::pair<std::vector<analysis::EventId>, std::string>> unknowns;
   DeadlockStats stats;
 };

@@ -63,6 +63,18 @@ void writeWitnessFiles(const trace::Trace &t, const solver::RaceResult &r,
   }
 }
 
+/// deadlock-<n>.json per deadlock, n counting from 1 in report order.
+void writeDeadlockWitnessFiles(const trace::Trace &t,
+                               const solver::DeadlockResult &d,
+                               const analysis::TraceIndex &idx,
+                               const AnalyzeArgs &a) {
+  std::filesystem::create_directories(a.witnessDir);
+  for (size_t i = 0; i < d.deadlocks.size(); ++i)
+    std::ofstream(a.witnessDir + "/deadlock-" + std::to_string(i + 1) + ".json")
+        << report::deadlockWitnessJson(t, d.deadlocks[i], idx, a.trace).dump(2)
+        << "\n";
+}
+
 int runAnalyze(const AnalyzeArgs &a) {
   report::Suppressions supp;
   if (!a.suppressions.empty()) {
@@ -111,6 +123,7 @@ int runAnalyze(const AnalyzeArgs &a) {
     dopt.timeoutMs = a.timeoutMs;
     dopt.rlimit = a.rlimit;
     dopt.noFilters = a.noFilters;
+    dopt.dumpSmt2Dir = a.dumpSmt2;
     d = solver::predictDeadlocks(idx, dopt);
   }
   size_t suppressed = report::removeSuppressed(supp, *t, idx, r, &d);
@@ -148,8 +161,12 @@ int runAnalyze(const AnalyzeArgs &a) {
     if (a.deadlocks) {
       j["deadlocks"] = report::deadlocksJson(*t, d, idx);
       const auto &ds = d.stats;
-      j["stats"]["deadlock"] = {{"nested_acquisitions", ds.cycles.edges},
-                                {"lock_cycles", ds.candidates},
+      j["stats"]["deadlock"] = {{"blocking_events", ds.search.blockingEvents},
+                                {"candidates", ds.candidates},
+                                {"lock_cycles", ds.search.lockCycles},
+                                {"ownership_candidates", ds.search.ownership},
+                                {"hang_candidates", ds.search.hangs},
+                                {"search_truncated", ds.search.truncated},
                                 {"solver_calls", ds.solverCalls},
                                 {"sat", ds.sat},
                                 {"unsat", ds.unsat},
@@ -191,8 +208,10 @@ int runAnalyze(const AnalyzeArgs &a) {
            << " predicted above"
            << (a.allPairs ? "" : " (compare with --all-pairs)") << "\n";
   }
-  if (!a.witnessDir.empty())
+  if (!a.witnessDir.empty()) {
     writeWitnessFiles(*t, r, a);
+    writeDeadlockWitnessFiles(*t, d, idx, a);
+  }
   if (!r.races.empty() || !d.deadlocks.empty())
     return kExitFound;
   // A time-out is never "no bug": the run is inconclusive.
@@ -212,7 +231,8 @@ void addAnalyzeCommand(CLI::App &app, int &exitCode) {
   cmd->add_flag("--races", args->races,
                 "Predict data races (the default unless only --deadlocks)");
   cmd->add_flag("--deadlocks", args->deadlocks,
-                "Predict lock-order deadlocks (cycles of any length)");
+                "Predict deadlocks: lock cycles of any length, joins, "
+                "semaphores, barriers, condition waits");
   cmd->add_flag("--hb", args->hb,
                 "Also run a plain happens-before (vector clock) detector on "
                 "the observed order, for side-by-side counts");

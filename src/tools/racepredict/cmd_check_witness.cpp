@@ -1,13 +1,14 @@
 //===- tools/racepredict/cmd_check_witness.cpp - Re-validate witnesses ----===//
 //
 // `racepredict check-witness TRACE FILE.json` replays every witness of a
-// report (or one witness file from --witness-dir) against the trace
-// semantics of docs/semantics.md, independently of the solver that found
-// it: for bug reports that carry a witness, and for the test suite, which
-// runs it on every report it produces.
+// report — races and deadlocks — (or one witness file from --witness-dir)
+// against the trace semantics of docs/semantics.md, independently of the
+// solver that found it: for bug reports that carry a witness, and for the
+// test suite, which runs it on every report it produces.
 //
 #include "commands.h"
 
+#include "racepredict/analysis/deadlock.h"
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/trace/trace_file.h"
 
@@ -49,6 +50,50 @@ std::string checkRace(const analysis::TraceIndex &idx,
   return why ? *why : "";
 }
 
+/// Checks one deadlock entry ({"blocked": [{"event", "half_done"}...],
+/// "witness": [...]}, and "steps" in --witness-dir files): after the
+/// schedule, the named threads must be blocked for good (docs/semantics.md,
+/// "Deadlocks"). Returns an error sentence or "".
+std::string checkDeadlock(const analysis::TraceIndex &idx,
+                          const nlohmann::json &d) {
+  const auto &events = idx.trace().events;
+  std::vector<analysis::EventId> blocked;
+  std::vector<analysis::Step> halves;
+  for (const auto &b : d.at("blocked")) {
+    auto e = b.at("event").get<analysis::EventId>();
+    if (e >= events.size())
+      return "blocked event " + std::to_string(e) + " out of range";
+    blocked.push_back(e);
+    trace::EventKind k = events[e].kind;
+    bool twoHalves =
+        k == trace::EventKind::Wait || k == trace::EventKind::Barrier;
+    if (b.value("half_done", twoHalves))
+      halves.push_back({e, true});
+  }
+  std::vector<analysis::Step> steps;
+  if (d.contains("steps")) {
+    for (const auto &s : d["steps"])
+      steps.push_back(
+          {s.at("event").get<analysis::EventId>(), s.value("half", false)});
+  } else {
+    auto w = d.at("witness").get<std::vector<analysis::EventId>>();
+    auto expanded = analysis::expandWitness(idx, w);
+    if (!expanded) {
+      std::vector<analysis::Step> plain;
+      for (auto e : w)
+        plain.push_back({e, false});
+      auto why = analysis::checkPrefixSchedule(idx, plain);
+      return why ? *why : "no placement of wait/barrier halves makes it valid";
+    }
+    steps = *expanded;
+    // A blocked wait or barrier has done its first half (the report's
+    // witness lists events only).
+    steps.insert(steps.end(), halves.begin(), halves.end());
+  }
+  auto why = analysis::checkDeadlockWitness(idx, steps, blocked);
+  return why ? *why : "";
+}
+
 int runCheckWitness(const CheckWitnessArgs &args) {
   auto t = trace::readTraceFile(args.trace);
   if (!t) {
@@ -65,32 +110,46 @@ int runCheckWitness(const CheckWitnessArgs &args) {
     std::cerr << "racepredict: " << args.witness << ": not a JSON object\n";
     return kExitInput;
   }
-  std::vector<nlohmann::json> races;
-  if (j.contains("races"))
-    races = j["races"].get<std::vector<nlohmann::json>>();
-  else
+  // A report has "races" (and maybe "deadlocks"); a --witness-dir file is
+  // one race or one deadlock ("kind").
+  std::vector<nlohmann::json> races, deadlocks;
+  if (j.contains("races") || j.contains("deadlocks")) {
+    if (j.contains("races"))
+      races = j["races"].get<std::vector<nlohmann::json>>();
+    if (j.contains("deadlocks"))
+      deadlocks = j["deadlocks"].get<std::vector<nlohmann::json>>();
+  } else if (j.value("kind", "") == "deadlock") {
+    deadlocks.push_back(j);
+  } else {
     races.push_back(j);
+  }
   analysis::TraceIndex idx(*t);
   size_t bad = 0;
-  for (size_t i = 0; i < races.size(); ++i) {
+  for (size_t i = 0; i < races.size() + deadlocks.size(); ++i) {
+    bool isRace = i < races.size();
+    size_t k = isRace ? i : i - races.size();
+    const char *what = isRace ? "race" : "deadlock";
     std::string err;
     try {
-      err = checkRace(idx, races[i]);
+      err =
+          isRace ? checkRace(idx, races[k]) : checkDeadlock(idx, deadlocks[k]);
     } catch (const nlohmann::json::exception &e) {
-      std::cerr << "racepredict: " << args.witness << ": race " << i
+      std::cerr << "racepredict: " << args.witness << ": " << what << " " << k
                 << ": malformed entry: " << e.what() << "\n";
       return kExitInput;
     }
-    if (!err.empty()) {
-      ++bad;
-      std::cout << args.witness << ": race " << i << " ("
-                << races[i]["first"]["event"] << ", "
-                << races[i]["second"]["event"] << "): invalid witness: " << err
-                << "\n";
-    }
+    if (err.empty())
+      continue;
+    ++bad;
+    std::cout << args.witness << ": " << what << " " << k;
+    if (isRace)
+      std::cout << " (" << races[k]["first"]["event"] << ", "
+                << races[k]["second"]["event"] << ")";
+    std::cout << ": invalid witness: " << err << "\n";
   }
-  std::cout << "racepredict: " << races.size() - bad << " of " << races.size()
-            << " witness" << (races.size() == 1 ? "" : "es") << " valid\n";
+  size_t total = races.size() + deadlocks.size();
+  std::cout << "racepredict: " << total - bad << " of " << total << " witness"
+            << (total == 1 ? "" : "es") << " valid\n";
   return bad == 0 ? kExitClean : kExitFound;
 }
 

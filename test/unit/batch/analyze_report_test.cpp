@@ -113,7 +113,9 @@ TEST(AnalyzeReport, MalformedEntriesAreNamed) {
   EXPECT_EQ(err(R"({"races": [{"first": 2, "second": 9, "witness": ["a"]}]})"),
             "report: races[0]: witness is not a list of events of the trace");
   EXPECT_EQ(err(R"({"deadlocks": [{"cycle": [{"event": 4}]}]})"),
-            "report: deadlocks[0]: a cycle entry lacks event/held_since");
+            "report: deadlocks[0]: no blocked threads");
+  EXPECT_EQ(err(R"({"deadlocks": [{"blocked": [{"event": 4}]}]})"),
+            "report: deadlocks[0]: a blocked entry lacks event/reason");
   EXPECT_EQ(err(R"({"violations": [{"events": [1]}]})"),
             "report: violations[0]: needs a property and its events");
   EXPECT_EQ(err("[]"), "report: not a JSON object");

@@ -1,7 +1,7 @@
-//===- deadlock_predictor_test.cpp - Exact predicted lock cycles ----------===//
+//===- deadlock_predictor_test.cpp - Exact predicted deadlocks ------------===//
 //
 // Each trace is one shape of issue 6 / Carril 2017 §4.3 whose observed run
-// did not deadlock; expected cycles (sets of request events) by hand from
+// did not deadlock; expected deadlocks (sets of blocked events) by hand from
 // docs/semantics.md.
 //
 #include "racepredict/solver/deadlock_predictor.h"
@@ -32,16 +32,17 @@ Cycles deadlocks(const std::string &text, bool filters = true) {
   Cycles out;
   for (const auto &d : r.deadlocks) {
     std::set<uint32_t> c;
-    for (const auto &req : d.requests)
-      c.insert(req.request);
+    std::vector<analysis::EventId> evs;
+    for (const auto &b : d.blocked) {
+      c.insert(b.event);
+      evs.push_back(b.event);
+    }
     out.insert(c);
     // The witness is re-checked from its event list alone.
     auto steps = analysis::expandWitness(idx, d.witness);
     EXPECT_TRUE(steps.has_value());
-    std::vector<analysis::EventId> reqs(c.begin(), c.end());
     if (steps) {
-      EXPECT_EQ(analysis::checkDeadlockWitness(idx, *steps, reqs),
-                std::nullopt);
+      EXPECT_EQ(analysis::checkDeadlockWitness(idx, *steps, evs), std::nullopt);
     }
   }
   return out;
@@ -201,4 +202,112 @@ t2 rel r
 t2 rel m
 )",
                   {{1, 5}});
+}
+
+namespace {
+
+solver::DeadlockResult predict(const trace::Trace &t,
+                               const analysis::TraceIndex &idx,
+                               bool all = false, uint64_t rlimit = 0) {
+  (void)t;
+  solver::DeadlockOptions o;
+  o.allCycles = all;
+  o.rlimit = rlimit;
+  return solver::predictDeadlocks(idx, o);
+}
+
+std::set<std::vector<uint32_t>> blockedSets(const solver::DeadlockResult &r) {
+  std::set<std::vector<uint32_t>> out;
+  for (const auto &d : r.deadlocks) {
+    std::vector<uint32_t> s;
+    for (const auto &b : d.blocked)
+      s.push_back(b.event);
+    out.insert(s);
+  }
+  return out;
+}
+
+trace::Trace parse(const std::string &text) {
+  std::istringstream in(text);
+  auto t = trace::parseTextTrace(in, "test.rpt.txt");
+  EXPECT_TRUE(static_cast<bool>(t));
+  return t ? std::move(*t) : trace::Trace();
+}
+
+} // namespace
+
+TEST(DeadlockPredictor, DefaultReportKeepsTheLargestSetOfAGroup) {
+  trace::Trace t = parse(std::string(kOpposite) + "t0 join t1\nt0 join t2\n");
+  analysis::TraceIndex idx(t);
+  auto all = predict(t, idx, true);
+  EXPECT_EQ(blockedSets(all),
+            (std::set<std::vector<uint32_t>>{{3, 7}, {3, 7, 10}}));
+  auto def = predict(t, idx);
+  ASSERT_EQ(def.deadlocks.size(), 1u);
+  const auto &d = def.deadlocks[0];
+  EXPECT_EQ(blockedSets(def), (std::set<std::vector<uint32_t>>{{3, 7, 10}}));
+  EXPECT_EQ(d.kind, "lock-order");
+  // The cycle is t1 → t2 (indices into `blocked`, sorted by event).
+  EXPECT_EQ(d.cycle, (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(d.blocked[2].kind, analysis::BlockKind::Join);
+  // The witness runs t0's forks and both outer acquisitions, nothing more.
+  EXPECT_EQ(std::set<uint32_t>(d.witness.begin(), d.witness.end()),
+            (std::set<uint32_t>{0, 1, 2, 6}));
+}
+
+TEST(DeadlockPredictor, IndependentDeadlocksAreReportedApart) {
+  trace::Trace t = parse(R"(
+t1 acq a
+t1 acq b
+t1 rel b
+t1 rel a
+t2 acq b
+t2 acq a
+t2 rel a
+t2 rel b
+t3 acq c
+t3 acq d
+t3 rel d
+t3 rel c
+t4 acq d
+t4 acq c
+t4 rel c
+t4 rel d
+)");
+  analysis::TraceIndex idx(t);
+  EXPECT_EQ(blockedSets(predict(t, idx)),
+            (std::set<std::vector<uint32_t>>{{1, 5}, {9, 13}}));
+  EXPECT_EQ(blockedSets(predict(t, idx, true)),
+            (std::set<std::vector<uint32_t>>{{1, 5}, {1, 5, 9, 13}, {9, 13}}));
+}
+
+TEST(DeadlockPredictor, SemaphoreHandOffOfCarrilFig421) {
+  trace::Trace t = parse(R"(
+t0 seminit s 0
+t0 fork t1
+t0 post s
+t1 semwait s
+t1 post s
+t0 semwait s
+t0 join t1
+)");
+  analysis::TraceIndex idx(t);
+  auto r = predict(t, idx);
+  ASSERT_EQ(r.deadlocks.size(), 1u);
+  EXPECT_EQ(r.deadlocks[0].kind, "semaphore");
+  EXPECT_TRUE(r.deadlocks[0].cycle.empty());
+  EXPECT_EQ(r.deadlocks[0].witness, (std::vector<uint32_t>{0, 1, 2, 5}));
+  EXPECT_EQ(r.stats.candidates, 1u);
+  EXPECT_EQ(r.stats.sat, 1u);
+}
+
+TEST(DeadlockPredictor, ABudgetTooSmallIsUnknownNotNoDeadlock) {
+  trace::Trace t = parse(kOpposite);
+  analysis::TraceIndex idx(t);
+  auto r = predict(t, idx, true, 1);
+  EXPECT_TRUE(r.deadlocks.empty());
+  ASSERT_EQ(r.unknowns.size(), 1u);
+  EXPECT_EQ(r.unknowns[0].first, (std::vector<uint32_t>{3, 7}));
+  EXPECT_FALSE(r.unknowns[0].second.empty()); // the backend's reason
+  EXPECT_EQ(r.stats.unknown, 1u);
 }

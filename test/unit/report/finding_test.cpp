@@ -32,7 +32,7 @@ TEST(Finding, RaceSitesAndWitnessFromTheTrace) {
   EXPECT_EQ(f.status, "predicted");
 }
 
-TEST(Finding, DeadlockSitesAreRequestsThenHeldAcquisitions) {
+TEST(Finding, DeadlockSitesAreBlockedEventsThenHeldAcquisitions) {
   trace::Trace t = testutil::parse(R"(t1 begin
 t1 fork t2
 t1 acq m1 @d.c:5@a
@@ -45,21 +45,28 @@ t2 acq m1 @d.c:13@b
 t2 rel m1
 t2 rel m2
 )");
-  Finding f = deadlockFinding(t, {3, 8}, {2, 7}, {0, 1, 2, 6, 7});
+  Finding f = deadlockFinding(t, "lock", {3, 8},
+                              {"thread t1 waits for lock m2 held by t2",
+                               "thread t2 waits for lock "
+                               "m1 held by t1"},
+                              {7, 2}, {0, 1, 2, 6, 7});
+  EXPECT_EQ(f.subkind, "lock");
+  ASSERT_EQ(f.notes.size(), 2u);
   EXPECT_EQ(f.kind, FindingKind::Deadlock);
   EXPECT_EQ(f.object, "m1, m2");
   ASSERT_EQ(f.sites.size(), 4u);
   EXPECT_EQ(f.sites[0].loc(), "d.c:6");
   EXPECT_EQ(f.sites[1].loc(), "d.c:13");
-  EXPECT_EQ(f.sites[2].loc(), "d.c:5");
-  EXPECT_EQ(f.sites[3].loc(), "d.c:12");
+  EXPECT_EQ(f.sites[2].loc(), "d.c:12");
+  EXPECT_EQ(f.sites[3].loc(), "d.c:5");
   ASSERT_EQ(f.witness.size(), 7u);
+  EXPECT_FALSE(f.witness[4].essential);
   EXPECT_TRUE(f.witness[5].essential);
   EXPECT_EQ(f.witness[6].site.event, 8);
   EXPECT_EQ(f.message,
-            "Lock-order deadlock between 2 threads: thread t1 holds m1 (d.c:5 "
-            "in a) and waits for m2 (d.c:6 in a); thread t2 holds m2 "
-            "(d.c:12 in b) and waits for m1 (d.c:13 in b).");
+            "Deadlock (lock) of 2 threads: at d.c:6 in a, thread t1 waits for "
+            "lock m2 held by t2; at d.c:13 in b, thread t2 waits for lock m1 "
+            "held by t1.");
 }
 
 TEST(Finding, JsonRoundTrip) {
