@@ -4,6 +4,9 @@
 #include "racepredict/abi/runtime.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
@@ -77,8 +80,52 @@ Value *Hooks::loc(IRBuilder<> &IRB, const Instruction &I) {
   return IRB.CreateAdd(Base, ConstantInt::get(I32, Id));
 }
 
+Constant *Hooks::emitGlobals(unsigned &Count) {
+  // The program's mutable globals by name, so that the runtime can say
+  // "x" instead of an address (replay reports; runtime.h's
+  // __racepredict_global). Layout { ptr, ptr, i64 }.
+  LLVMContext &C = M.getContext();
+  const DataLayout &DL = M.getDataLayout();
+  StructType *EntryTy = StructType::get(C, {I8P, I8P, I64});
+  std::vector<Constant *> Entries;
+  // Collected first: the name strings below are new globals themselves.
+  std::vector<GlobalVariable *> Vars;
+  for (GlobalVariable &G : M.globals())
+    Vars.push_back(&G);
+  for (GlobalVariable *GVP : Vars) {
+    GlobalVariable &GV = *GVP;
+    if (GV.isDeclaration() || GV.isConstant() || GV.isThreadLocal() ||
+        !GV.hasName() || GV.getName().startswith("llvm.") ||
+        GV.getName().startswith("__racepredict") ||
+        GV.getName().startswith(".") || !GV.getValueType()->isSized())
+      continue;
+    // The source-level name (C++ globals are mangled in the IR).
+    StringRef Name = GV.getName();
+    SmallVector<DIGlobalVariableExpression *, 1> DIs;
+    GV.getDebugInfo(DIs);
+    if (!DIs.empty() && DIs[0]->getVariable())
+      Name = DIs[0]->getVariable()->getName();
+    Constant *NameStr = ConstantExpr::getPointerCast(
+        IRBuilder<>(C).CreateGlobalString(Name, "rp.gname", 0, &M), I8P);
+    Entries.push_back(ConstantStruct::get(
+        EntryTy,
+        {ConstantExpr::getPointerCast(&GV, I8P), NameStr,
+         ConstantInt::get(I64, DL.getTypeAllocSize(GV.getValueType()))}));
+  }
+  Count = Entries.size();
+  if (Entries.empty())
+    return ConstantPointerNull::get(cast<PointerType>(I8P));
+  ArrayType *ArrTy = ArrayType::get(EntryTy, Entries.size());
+  auto *Arr = new GlobalVariable(M, ArrTy, true, GlobalValue::PrivateLinkage,
+                                 ConstantArray::get(ArrTy, Entries),
+                                 "__racepredict_globals");
+  return ConstantExpr::getPointerCast(Arr, I8P);
+}
+
 void Hooks::finish() {
   LLVMContext &C = M.getContext();
+  unsigned NumGlobals = 0;
+  Constant *Globals = emitGlobals(NumGlobals);
   Constant *Sources = Locs.emit(M);
   StructType *ModTy = StructType::get(C, {I32, I32, I8P, I8P, I32, I8P});
   Constant *Desc = ConstantStruct::get(
@@ -86,8 +133,8 @@ void Hooks::finish() {
       {ConstantInt::get(I32, RP_ABI_VERSION),
        ConstantInt::get(I32, Locs.size()),
        Sources ? Sources : ConstantPointerNull::get(cast<PointerType>(I8P)),
-       ConstantPointerNull::get(cast<PointerType>(I8P)),
-       ConstantInt::get(I32, 0), ConstantExpr::getPointerCast(srcBase_, I8P)});
+       Globals, ConstantInt::get(I32, NumGlobals),
+       ConstantExpr::getPointerCast(srcBase_, I8P)});
   auto *DescGV = new GlobalVariable(M, ModTy, true, GlobalValue::PrivateLinkage,
                                     Desc, "__racepredict_module");
   auto *Ctor = Function::Create(FunctionType::get(Type::getVoidTy(C), false),

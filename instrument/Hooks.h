@@ -27,6 +27,9 @@ public:
   LocationTable Locs;
 
 private:
+  /// The module's global variable table (null if none); sets Count.
+  llvm::Constant *emitGlobals(unsigned &Count);
+
   llvm::StringMap<llvm::FunctionCallee> callees_;
   llvm::GlobalVariable *srcBase_;
 };

@@ -33,6 +33,8 @@ ThreadState *attachThread() {
   ThreadState *ts = newThreadState(key);
   tlsState = ts;
   ts->inHook = 1;
+  if (gReplayOn)
+    replayGate(ts);
   uint64_t seq = takeSeq();
   if (!stopped())
     recordSimple(ts, seq, RP_BEGIN, 0, nullptr, 0);
@@ -78,7 +80,10 @@ void writeSources(const __racepredict_module *m, uint32_t base) {
 /// A forked child shares the trace file descriptor and a copy of every
 /// buffer: it must write nothing (not even END), or the parent's trace would
 /// be corrupted. The child runs unrecorded.
-void stopInChild() { __atomic_store_n(&g.stopping, 1, __ATOMIC_SEQ_CST); }
+void stopInChild() {
+  __atomic_store_n(&g.stopping, 1, __ATOMIC_SEQ_CST);
+  replayInChild();
+}
 
 } // namespace
 
@@ -107,6 +112,9 @@ bool ensureInit() {
       printOptionHelp();
       _exit(0);
     }
+    // A replay writes no trace unless asked to (trace=...).
+    if (g.opts.replay[0] && !g.opts.trace[0])
+      rawCopy(g.opts.trace, "/dev/null", sizeof g.opts.trace);
     openTrace();
     g.srcCount = 0;
     // Untouched pages of the shadow cost nothing (anonymous mmap).
@@ -114,6 +122,8 @@ bool ensureInit() {
         rawAlloc(sizeof(ShadowSlot) * kShadowWays * (1u << kStripeBits)));
     installExitHandlers();
     pthread_atfork(nullptr, nullptr, stopInChild);
+    if (g.opts.replay[0])
+      replayInit();
     __atomic_store_n(&g.initialized, true, __ATOMIC_RELEASE);
     if (!tlsState)
       attachThread(); // the initialising thread is normally main: t0
@@ -150,6 +160,7 @@ extern "C" void __racepredict_init(void *module) {
   g.srcCount += m->num_sources;
   if (m->num_sources)
     writeSources(m, base);
+  replayRegisterModule(m, base);
   __atomic_store_n(m->src_base, base, __ATOMIC_RELEASE);
   spinUnlock(&g.srcLock);
 }

@@ -17,6 +17,8 @@ int main(int argc, char **argv) {
   addConvertCommand(app, exitCode);
   addCheckTraceCommand(app, exitCode);
   addCheckWitnessCommand(app, exitCode);
+  addReplayCommand(app, exitCode);
+  addRunCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
