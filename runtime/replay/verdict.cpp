@@ -195,8 +195,6 @@ void divergeMismatch(uint32_t h, unsigned kind, uint32_t loc, const char *why) {
 
 void checkRace(const RaceAccess &b) {
   const RaceAccess &a = gR.first;
-  const SchedStep &sa = gR.sched.steps[gR.sched.raceFirst];
-  const SchedStep &sb = gR.sched.steps[gR.sched.raceSecond];
   Text why;
   bool ok = false;
   if (!gR.haveFirst)
@@ -224,7 +222,10 @@ void checkRace(const RaceAccess &b) {
     m.str("data race on ").hex(a.addr);
     if (var.len)
       m.str(" (").str(var.cstr()).str(")");
-    m.str(": ").str(sa.desc).str(" and ").str(sb.desc).str(
+    char da[512], db[512];
+    describeActual(da, sizeof da, a.slot, a.kind, a.loc);
+    describeActual(db, sizeof db, b.slot, b.kind, b.loc);
+    m.str(": ").str(da).str(" and ").str(db).str(
         " executed back to back, unordered by happens-before");
   } else {
     m.str("the schedule ran to its end but ").str(why.cstr());

@@ -54,9 +54,7 @@ void printAccess(const trace::Trace &t, trace::EventId e, const char *prefix,
     out << " of size " << unsigned(ev.size);
   out << " at " << t.objName(ev) << " by thread " << t.threadName(ev.thread)
       << " (event " << e << ", value " << ev.value << "):\n";
-  const trace::SourceLoc &src = t.sources[ev.src];
-  out << "    #0 " << (src.function.empty() ? "??" : src.function) << " "
-      << (src.file.empty() ? "<no source location>" : src.str()) << "\n";
+  printStack(t, e, out);
 }
 
 } // namespace

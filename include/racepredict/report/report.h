@@ -49,6 +49,20 @@ nlohmann::ordered_json sarifReport(const trace::Trace &t,
                                    const analysis::TraceIndex &idx,
                                    const ReportContext &ctx);
 
+/// One frame of an event's call stack.
+struct StackFrame {
+  std::string function; ///< "??" when unknown
+  std::string location; ///< file:line[:col], or "<no source location>"
+};
+/// The call stack of an event as the trace knows it, innermost frame
+/// first. Every report prints stacks through this one function, so that
+/// deeper stacks in the trace show up everywhere at once (today: the
+/// innermost frame, from the event's source location).
+std::vector<StackFrame> eventStack(const trace::Trace &t, trace::EventId e);
+/// `<indent>#0 fn file:line` lines of eventStack.
+void printStack(const trace::Trace &t, trace::EventId e, std::ostream &out,
+                const char *indent = "    ");
+
 /// `t2 rd x 1` (+ ` @file:line`): an event as one readable line.
 std::string describeEvent(const trace::Trace &t, trace::EventId e);
 
