@@ -17,12 +17,12 @@ int unrelated;
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static volatile int ready;
 
-__attribute__((disable_sanitizer_instrumentation)) static void
+__attribute__((noinline, disable_sanitizer_instrumentation)) static void
 set_ready(void) {
   ready = 1;
 }
 
-__attribute__((disable_sanitizer_instrumentation)) static void
+__attribute__((noinline, disable_sanitizer_instrumentation)) static void
 wait_ready(void) {
   while (!ready)
     sched_yield();

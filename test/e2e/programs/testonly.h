@@ -10,7 +10,8 @@
  * first, and a hidden order the turnstile cannot see would block it until
  * the replay ends as `diverged`. So testonly_init then turns both ends into
  * /dev/zero and /dev/null, whose read/write return at once. It does this in
- * a helper the pass leaves uninstrumented, and testonly_wait/_signal stay
+ * a helper the pass leaves uninstrumented (noinline: an inlined copy
+ * would be instrumented), and testonly_wait/_signal stay
  * the same code, so that recording and replay record exactly the same
  * events (the replay matches events by per-thread ordinal). */
 #ifndef RACEPREDICT_TESTONLY_H
@@ -22,7 +23,7 @@
 
 static int testonly_fds[2];
 
-__attribute__((disable_sanitizer_instrumentation)) static void
+__attribute__((noinline, disable_sanitizer_instrumentation)) static void
 testonly_bypass_under_replay(void) {
   const char *o = getenv("RACEPREDICT_OPTIONS");
   if (!o || !strstr(o, "replay="))
