@@ -1,5 +1,6 @@
 //===- replay/replay_init.cpp - Load the schedule, start, finish ----------===//
 #include "replay_state.h"
+#include "text_buf.h"
 
 #include "../common/raw_io.h"
 #include "../record/state.h"
@@ -87,7 +88,7 @@ void replayAtExit(int sig) {
       __atomic_load_n(&gR.verdict, __ATOMIC_ACQUIRE) != kVerdictNone)
     return;
   uint32_t h = __atomic_load_n(&gR.head, __ATOMIC_ACQUIRE);
-  RawBuf m;
+  Text m;
   bool done = __atomic_load_n(&gR.done, __ATOMIC_ACQUIRE);
   if (!done && h < gR.sched.numSteps) {
     m.str(sig ? "the program was killed by signal " : "the program exited");

@@ -122,6 +122,8 @@ void divergeMismatch(uint32_t step, unsigned kind, uint32_t loc,
 void checkRace(const RaceAccess &second);
 /// Prints the step when replay_verbose=1.
 void printStep(uint32_t step);
+/// `file:line:col in fn` of a source id ("" when unknown).
+void describeLocation(char *buf, size_t cap, uint32_t loc);
 /// `t1 acq` + ` @ file:line:col in fn`: the actual event, for messages.
 void describeActual(char *buf, size_t cap, uint32_t slot, unsigned kind,
                     uint32_t loc);

@@ -5,6 +5,7 @@
 // by a later failure, nor the reverse), and ends the scheduled part.
 //
 #include "replay_state.h"
+#include "text_buf.h"
 
 #include "../common/raw_io.h"
 #include "../record/state.h"
@@ -16,41 +17,6 @@
 
 namespace racepredict::rt {
 namespace {
-
-/// A bigger, truncating string builder than RawBuf (descriptions carry
-/// source text).
-struct Text {
-  char data[4096];
-  size_t len = 0;
-  Text &str(const char *s) {
-    while (s && *s && len + 1 < sizeof(data))
-      data[len++] = *s++;
-    return *this;
-  }
-  Text &num(uint64_t v) {
-    RawBuf b;
-    b.num(v);
-    return str(b.cstr());
-  }
-  Text &hex(uint64_t v) {
-    RawBuf b;
-    b.hex(v);
-    return str(b.cstr());
-  }
-  /// One line of the result file: newlines in the value become spaces.
-  Text &line(const char *key, const char *value) {
-    str(key).str(" ");
-    while (value && *value && len + 2 < sizeof(data)) {
-      char c = *value++;
-      data[len++] = c == '\n' || c == '\r' ? ' ' : c;
-    }
-    return str("\n");
-  }
-  const char *cstr() {
-    data[len] = 0;
-    return data;
-  }
-};
 
 const char *verdictName(Verdict v) {
   switch (v) {
@@ -115,6 +81,17 @@ const __racepredict_source *sourceOf(uint32_t loc) {
   return nullptr;
 }
 
+void describeLocation(char *buf, size_t cap, uint32_t loc) {
+  Text t;
+  const __racepredict_source *s = sourceOf(loc);
+  if (s && s->file && s->file[0]) {
+    locationText(t, loc);
+    if (s->function && s->function[0])
+      t.str(" in ").str(s->function);
+  }
+  t.copyTo(buf, cap);
+}
+
 void describeActual(char *buf, size_t cap, uint32_t slot, unsigned kind,
                     uint32_t loc) {
   Text t;
@@ -128,10 +105,7 @@ void describeActual(char *buf, size_t cap, uint32_t slot, unsigned kind,
     if (s->function && s->function[0])
       t.str(" in ").str(s->function);
   }
-  size_t n = t.len < cap - 1 ? t.len : cap - 1;
-  for (size_t i = 0; i < n; ++i)
-    buf[i] = t.data[i];
-  buf[n] = 0;
+  t.copyTo(buf, cap);
 }
 
 void settle(Verdict v, uint32_t step, const char *message, const char *location,

@@ -15,6 +15,7 @@
 //     RP_REPLAY_DEADLOCK_EXIT: a deadlocked program cannot end itself.
 //
 #include "replay_state.h"
+#include "text_buf.h"
 
 #include "../common/raw_io.h"
 #include "../record/real.h"
@@ -79,26 +80,17 @@ const char *stateText(uint32_t s) {
 void divergeStuck(uint32_t h) {
   const SchedStep &st = gR.sched.steps[h];
   const ReplaySlot &s = gR.slots[st.thread];
-  RawBuf m;
+  Text m;
   m.str("thread ")
       .str(gR.sched.threads[st.thread].name)
       .str(" did not reach this step within ")
       .num(g.opts.replay_timeout)
       .str(" ms; it ")
       .str(stateText(s.state));
-  char last[512];
-  if (s.lastLoc) {
-    describeActual(last, sizeof last, st.thread, RP_BRANCH, s.lastLoc);
-    // describeActual names a kind; only the location part is wanted here.
-    const char *at = last;
-    for (const char *p = last; *p; ++p)
-      if (p[0] == ' ' && p[1] == '@') {
-        at = p + 3;
-        break;
-      }
-    if (at != last)
-      m.str(" after its event at ").str(at);
-  }
+  char last[1024];
+  describeLocation(last, sizeof last, s.lastLoc);
+  if (last[0])
+    m.str(" after its event at ").str(last);
   m.str("; expected: ").str(st.desc);
   settle(kVerdictDiverged, h + 1, m.cstr(), nullptr, nullptr);
 }
@@ -133,7 +125,7 @@ bool lookDeadlock(Look &l) {
 
 void confirmDeadlock() {
   const Schedule &sc = gR.sched;
-  RawBuf m;
+  Text m;
   m.str("deadlock: ");
   for (uint32_t i = 0; i < sc.numRequests; ++i) {
     const SchedRequest &r = sc.requests[i];
@@ -173,8 +165,7 @@ void *watchdogMain(void *) {
           nowNs() - __atomic_load_n(&gR.progressNs, __ATOMIC_RELAXED);
       if (limit && since > limit && !underDebugger()) {
         uint32_t h = __atomic_load_n(&gR.head, __ATOMIC_ACQUIRE);
-        if (h < gR.sched.numSteps &&
-            nowNs() - gR.progressNs > limit) // re-check after the read
+        if (h < gR.sched.numSteps)
           divergeStuck(h);
       }
       continue;

@@ -14,8 +14,9 @@ std::vector<std::string> replayOptions(const ReplayRequest &r) {
     o.push_back("replay_result=" + r.resultPath);
   o.push_back("replay_timeout=" + std::to_string(r.stepTimeoutMs));
   o.push_back(std::string("replay_verbose=") + (r.verbose ? "1" : "0"));
-  if (!r.traceOut.empty())
-    o.push_back("trace=" + r.traceOut);
+  // Always explicit: a trace= in the user's own RACEPREDICT_OPTIONS must
+  // not make the replay overwrite the recording it replays.
+  o.push_back("trace=" + (r.traceOut.empty() ? "/dev/null" : r.traceOut));
   return o;
 }
 
@@ -54,6 +55,7 @@ Expected<ReplayOutcome> replaySchedule(const Schedule &s,
       why = "it exited with status " + std::to_string(run->exitCode);
     o.message = "the replayed program left no verdict (" + why +
                 "); was it built with racepredict-cc?";
+    o.noVerdict = true;
     return o;
   }
   o.verdict = res->verdict;

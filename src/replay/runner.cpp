@@ -135,6 +135,8 @@ Expected<RunOutcome> runProgram(const RunSpec &spec) {
     if (outFd >= 0) {
       dup2(outFd, 1);
       dup2(outFd, 2);
+    } else if (spec.stdoutToStderr) {
+      dup2(2, 1);
     }
     execve(prog->c_str(), argv.data(), envp.data());
     const char msg[] = "racepredict: cannot execute the program\n";

@@ -28,6 +28,8 @@ struct ReplayOutcome {
   std::string message, location, variable;
   uint32_t step = 0, steps = 0;
   RunOutcome run;
+  /// The program wrote no result file (not instrumented, or killed).
+  bool noVerdict = false;
 };
 
 /// The RACEPREDICT_OPTIONS entries that replay `schedulePath` (what a

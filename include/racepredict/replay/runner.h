@@ -20,6 +20,9 @@ struct RunSpec {
   std::vector<std::string> argv; ///< program and its arguments
   std::string stdinFile;         ///< "" = /dev/null
   std::string outputFile;        ///< stdout+stderr; "" = inherit both
+  /// With no outputFile: the program's stdout goes to our stderr (so that
+  /// our stdout carries only the report).
+  bool stdoutToStderr = false;
   /// RACEPREDICT_OPTIONS entries for this run (name=value); they replace
   /// the user's entries of the same names, the user's others are kept.
   std::vector<std::string> options;

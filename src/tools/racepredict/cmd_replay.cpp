@@ -143,6 +143,11 @@ int runReplay(const ReplayArgs &a) {
     removeTree(*work);
     return kExitInput;
   }
+  if (o->noVerdict) {
+    std::cerr << "racepredict: " << o->message << "\n";
+    removeTree(*work);
+    return kExitInput;
+  }
   std::cout << "racepredict replay: " << replay::verdictName(o->verdict);
   if (o->step)
     std::cout << " at step " << o->step << "/" << o->steps;

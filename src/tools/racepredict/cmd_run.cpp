@@ -135,7 +135,10 @@ std::variant<std::string, int> record(const RunArgs &a, const std::string &work,
   replay::RunSpec spec;
   spec.argv = a.command;
   spec.stdinFile = stdinFile;
-  spec.options = {"trace=" + trace};
+  // replay= (empty) too: a replay= in the user's RACEPREDICT_OPTIONS must
+  // not turn the recording into a replay.
+  spec.options = {"trace=" + trace, "replay="};
+  spec.stdoutToStderr = true; // stdout is the report's
   spec.keepAslr = a.keepAslr;
   auto rec = replay::runProgram(spec);
   if (!rec) {
