@@ -18,6 +18,9 @@ Modes:
             environment `replay --print-env` prints (skipped without gdb).
   errors    bad schedule files and witnesses are rejected with file, line
             and exit status 2.
+  address   the replayed run reads another address than the recorded one
+            (the environment changes an index): not-reproduced, never
+            confirmed on the strength of the trace's location names.
 """
 import argparse
 import json
@@ -260,9 +263,32 @@ def mode_errors(a):
     return 0
 
 
+def mode_address(a):
+    exe = compile_prog(a, "address" + a.opt.replace("-", "_"))
+    env = {k: v for k, v in os.environ.items() if k != "RP_TEST_INDEX"}
+    wdir = os.path.join(a.workdir, "address.witnesses")
+    shutil.rmtree(wdir, ignore_errors=True)
+    r = run([a.racepredict, "run", "--witness-dir", wdir, "--", exe],
+            stdout=subprocess.PIPE, text=True, env=env, timeout=300)
+    if r.returncode != 1:
+        return fail(f"the unchanged replay did not confirm (exit {r.returncode})")
+    witness = os.path.join(wdir, sorted(f for f in os.listdir(wdir)
+                                        if f.startswith("race-"))[0])
+    r = run([a.racepredict, "replay", "-q", "--schedule", witness, "--", exe],
+            stdout=subprocess.PIPE, text=True, timeout=60,
+            env=dict(env, RP_TEST_INDEX="1"))
+    print(r.stdout)
+    if r.returncode != 0 or "racepredict replay: not-reproduced" not in r.stdout \
+            or "touched different memory" not in r.stdout:
+        return fail("a read of another address was not refused")
+    print("ok")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["run", "repeat", "crash", "gdb", "errors"])
+    ap.add_argument("mode", choices=["run", "repeat", "crash", "gdb", "errors",
+                                     "address"])
     ap.add_argument("--cc", required=True)
     ap.add_argument("--racepredict", required=True)
     ap.add_argument("--src", required=True)
@@ -272,7 +298,8 @@ def main():
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
     return {"run": mode_run, "repeat": mode_repeat, "crash": mode_crash,
-            "gdb": mode_gdb, "errors": mode_errors}[a.mode](a)
+            "gdb": mode_gdb, "errors": mode_errors,
+            "address": mode_address}[a.mode](a)
 
 
 if __name__ == "__main__":
