@@ -285,6 +285,8 @@ void addRunCommand(CLI::App &app, int &exitCode) {
              "every prediction and report the ones replay confirms (exit 1 "
              "when one is confirmed)");
   addAnalysisFlags(cmd, args->analysis);
+  cmd->get_option("--jobs")->description(
+      "Solver threads, and how many replays run in parallel");
   cmd->add_option("--format", args->format, "Report format")
       ->check(CLI::IsMember({"text", "json", "sarif"}));
   cmd->add_option("-o,--output", args->output, "Write the report here");
