@@ -4,6 +4,8 @@
 #include "racepredict/abi/runtime.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -112,7 +114,12 @@ Constant *Hooks::emitGlobals(uint32_t &Count) {
   const DataLayout &DL = M.getDataLayout();
   StructType *GTy = StructType::get(C, {I8P, I8P, I64});
   std::vector<Constant *> Elems;
-  for (GlobalVariable &GV : M.globals()) {
+  // Collected first: the name strings below are new globals themselves.
+  std::vector<GlobalVariable *> Vars;
+  for (GlobalVariable &G : M.globals())
+    Vars.push_back(&G);
+  for (GlobalVariable *GVP : Vars) {
+    GlobalVariable &GV = *GVP;
     // Only the variables a program can share: defined here, writable,
     // not thread-local, not ours or LLVM's.
     if (GV.isDeclaration() || GV.isConstant() || GV.isThreadLocal() ||

@@ -75,6 +75,13 @@ size_t rawStrlen(const char *s) {
   return n;
 }
 
+void rawCopy(char *dst, const char *src, size_t cap) {
+  size_t i = 0;
+  for (; src[i] && i + 1 < cap; ++i)
+    dst[i] = src[i];
+  dst[i] = 0;
+}
+
 bool rawStreq(const char *a, const char *b, size_t n) {
   for (size_t i = 0; i < n; ++i)
     if (a[i] != b[i])

@@ -29,6 +29,8 @@ void report(const char *msg);
 [[noreturn]] void fatal(const char *msg);
 
 size_t rawStrlen(const char *s);
+/// Copies the string `src` into dst[0..cap), always terminated.
+void rawCopy(char *dst, const char *src, size_t cap);
 bool rawStreq(const char *a, const char *b, size_t n);
 
 /// Anonymous memory straight from the kernel (the hooks may not malloc).

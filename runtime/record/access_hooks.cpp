@@ -30,7 +30,11 @@ int64_t signExtend(uint64_t raw, unsigned size) {
 }
 
 void putAccess(ThreadState *ts, uint64_t seq, unsigned kind, uint64_t lkey,
-               unsigned size, int64_t value, uint32_t loc) {
+               unsigned size, int64_t value, uint32_t loc, const void *addr) {
+  // Replay compares the real addresses of this run, never the location
+  // key: a renamed key must not make two accesses look alike or apart.
+  if (RP_UNLIKELY(gReplayOn))
+    replayCommit(ts, kind, loc, nullptr, 0, key(addr), size);
   uint8_t *p = beginAccess(ts, seq, kind, lkey, size, loc);
   p = putVarint(p, zigzag(value));
   endRecord(ts, p, loc);
@@ -53,7 +57,8 @@ template <typename T> T plainLoad(const void *addr, uint32_t loc) {
   uint64_t k = locationKey(key(addr), sizeof v, v, true);
   spinUnlock(s);
   if (!stopped()) {
-    putAccess(ts, seq, RP_READ, k, sizeof v, signExtend(v, sizeof v), loc);
+    putAccess(ts, seq, RP_READ, k, sizeof v, signExtend(v, sizeof v), loc,
+              addr);
     noteRead(ts, seq);
   } else {
     ts->lastReadSeq = 0;
@@ -75,7 +80,8 @@ template <typename T> void plainStore(void *addr, T v, uint32_t loc) {
   uint64_t k = locationKey(key(addr), sizeof v, v, false);
   spinUnlock(s);
   if (!stopped())
-    putAccess(ts, seq, RP_WRITE, k, sizeof v, signExtend(v, sizeof v), loc);
+    putAccess(ts, seq, RP_WRITE, k, sizeof v, signExtend(v, sizeof v), loc,
+              addr);
   leave(ts);
 }
 
@@ -102,7 +108,7 @@ void copyChunk(ThreadState *ts, void *dst, const void *src, unsigned g,
   uint64_t k = recordRead ? locationKey(key(src), g, raw, true) : 0;
   spinUnlock(s);
   if (recordRead && !stopped())
-    putAccess(ts, seq, RP_READ, k, g, signExtend(raw, g), loc);
+    putAccess(ts, seq, RP_READ, k, g, signExtend(raw, g), loc, src);
   if (recordRead)
     ts->readsSinceBranch = true;
   volatile uint32_t *d = stripeFor(reinterpret_cast<uintptr_t>(dst));
@@ -112,7 +118,7 @@ void copyChunk(ThreadState *ts, void *dst, const void *src, unsigned g,
   k = recordWrite ? locationKey(key(dst), g, raw, false) : 0;
   spinUnlock(d);
   if (recordWrite && !stopped())
-    putAccess(ts, seq, RP_WRITE, k, g, signExtend(raw, g), loc);
+    putAccess(ts, seq, RP_WRITE, k, g, signExtend(raw, g), loc, dst);
   // Long ranges fill the buffer: flush between chunks, not only at leave().
   if (ts->len + kMaxRecord * 2 > ts->cap && !stopped())
     flushThread(ts);
@@ -159,7 +165,7 @@ template <typename T> T atomicLoad(T *addr, uint32_t loc) {
   spinUnlock(s);
   if (!stopped()) {
     putAccess(ts, seq, RP_ATOMIC_READ, k, sizeof v, signExtend(v, sizeof v),
-              loc);
+              loc, addr);
     noteRead(ts, seq);
   }
   leave(ts);
@@ -180,7 +186,7 @@ template <typename T> void atomicStore(T *addr, T v, uint32_t loc) {
   spinUnlock(s);
   if (!stopped())
     putAccess(ts, seq, RP_ATOMIC_WRITE, k, sizeof v, signExtend(v, sizeof v),
-              loc);
+              loc, addr);
   leave(ts);
 }
 
@@ -259,6 +265,8 @@ template <typename T> T atomicRmw(T *addr, T v, uint32_t op, uint32_t loc) {
   locationKey(key(addr), sizeof(T), nv, false);
   spinUnlock(s);
   if (!stopped()) {
+    if (RP_UNLIKELY(gReplayOn))
+      replayCommit(ts, RP_ATOMIC_RMW, loc, nullptr, 0, key(addr), sizeof(T));
     uint8_t *p = beginAccess(ts, seq, RP_ATOMIC_RMW, k, sizeof(T), loc);
     p = putVarint(p, zigzag(signExtend(nv, sizeof(T))));
     p = putVarint(p, zigzag(signExtend(old, sizeof(T))));
@@ -290,6 +298,9 @@ T atomicCas(T *addr, T expected, T desired, uint32_t loc) {
   spinUnlock(s);
   if (!stopped()) {
     // A failed CAS only read; a successful one is a read-modify-write.
+    if (RP_UNLIKELY(gReplayOn))
+      replayCommit(ts, ok ? RP_ATOMIC_RMW : RP_ATOMIC_READ, loc, nullptr, 0,
+                   key(addr), sizeof(T));
     uint8_t *p = beginAccess(ts, seq, ok ? RP_ATOMIC_RMW : RP_ATOMIC_READ, k,
                              sizeof(T), loc);
     if (ok)
@@ -310,6 +321,8 @@ void plainBranch(ThreadState *ts, uint32_t loc) {
   uint64_t seq = takeSeq();
   if (stopped())
     return;
+  if (RP_UNLIKELY(gReplayOn))
+    replayCommit(ts, RP_BRANCH, loc, nullptr, 0, 0, 0);
   uint8_t *p = beginRecord(ts, seq, RP_BRANCH, loc);
   p = putVarint(p, 0);
   endRecord(ts, p, loc);
@@ -429,6 +442,8 @@ void __racepredict_branch_deps(uint32_t loc, void *seqs, uint32_t n) {
   }
   uint64_t seq = takeSeq();
   if (!stopped()) {
+    if (RP_UNLIKELY(gReplayOn))
+      replayCommit(ts, RP_BRANCH, loc, nullptr, 0, 0, 0);
     uint8_t *p = beginRecord(ts, seq, RP_BRANCH, loc);
     p = putVarint(p, m + 1);
     for (uint32_t k = 0; k < m; ++k)

@@ -53,6 +53,8 @@ int futexSleep(uint32_t *word, clockid_t clk, const struct timespec *deadline) {
 
 int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
              const struct timespec *deadline, uint32_t loc) {
+  if (RP_UNLIKELY(gReplayOn))
+    return replayCondWait(c, m, clk, deadline, loc);
   Waiter w = {c, 0, 0, nullptr, nullptr};
   spinLock(&gCondLock);
   w.prev = gTail;
@@ -90,6 +92,8 @@ int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
 }
 
 int notify(pthread_cond_t *c, bool all, uint32_t loc) {
+  if (RP_UNLIKELY(gReplayOn))
+    return replayNotify(c, all, loc);
   ThreadState *ts = enter(kRecSync);
   spinLock(&gCondLock);
   uint64_t seq = ts ? takeSeq() : 0;

@@ -33,6 +33,8 @@ ThreadState *attachThread() {
   ThreadState *ts = newThreadState(key);
   tlsState = ts;
   ts->inHook = 1;
+  if (gReplayOn)
+    replayGate(ts);
   uint64_t seq = takeSeq();
   if (!stopped())
     recordSimple(ts, seq, RP_BEGIN, 0, nullptr, 0);
@@ -110,7 +112,10 @@ void writeGlobals(const __racepredict_module *m) {
 /// A forked child shares the trace file descriptor and a copy of every
 /// buffer: it must write nothing (not even END), or the parent's trace would
 /// be corrupted. The child runs unrecorded.
-void stopInChild() { __atomic_store_n(&g.stopping, 1, __ATOMIC_SEQ_CST); }
+void stopInChild() {
+  __atomic_store_n(&g.stopping, 1, __ATOMIC_SEQ_CST);
+  replayInChild();
+}
 
 } // namespace
 
@@ -139,6 +144,9 @@ bool ensureInit() {
       printOptionHelp();
       _exit(0);
     }
+    // A replay writes no trace unless asked to (trace=...).
+    if (g.opts.replay[0] && !g.opts.trace[0])
+      rawCopy(g.opts.trace, "/dev/null", sizeof g.opts.trace);
     openTrace();
     g.srcCount = 0;
     // Untouched pages of the shadow cost nothing (anonymous mmap).
@@ -147,6 +155,8 @@ bool ensureInit() {
     gShadowMeta = static_cast<uint8_t *>(rawAlloc(kShadowSlots / kShadowWays));
     installExitHandlers();
     pthread_atfork(nullptr, nullptr, stopInChild);
+    if (g.opts.replay[0])
+      replayInit();
     __atomic_store_n(&g.initialized, true, __ATOMIC_RELEASE);
     if (!tlsState)
       attachThread(); // the initialising thread is normally main: t0
@@ -185,6 +195,7 @@ extern "C" void __racepredict_init(void *module) {
     writeSources(m, base);
   if (m->num_globals)
     writeGlobals(m);
+  replayRegisterModule(m, base);
   __atomic_store_n(m->src_base, base, __ATOMIC_RELEASE);
   spinUnlock(&g.srcLock);
 }

@@ -16,6 +16,7 @@
 #include "racepredict/trace/format.h"
 
 #include "../common/options.h"
+#include "../replay/replay.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -66,6 +67,12 @@ struct ThreadState {
   uint32_t synced;
   uint32_t traceDepth;
   ThreadState *next;
+  // Replay mode (docs/replay.md): the schedule thread this thread is
+  // (slot + 1, 0 = none), its next event's ordinal (alloc/free excluded)
+  // and how many threads it has created (its children's creation paths).
+  uint32_t replaySlot;
+  uint32_t ordinal;
+  uint32_t children;
 };
 
 struct Globals {
@@ -204,6 +211,9 @@ inline ThreadState *enter(uint32_t category) {
 #if !defined(__x86_64__) && !defined(__i386__)
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
 #endif
+  // Replay: wait for this event's turn before the hook takes any lock.
+  if (RP_UNLIKELY(gReplayOn))
+    replayGate(ts);
   return ts;
 }
 /// True when the exit flusher has started: the event must be dropped.

@@ -142,7 +142,8 @@ extern "C" {
 
 // --- mutexes ---------------------------------------------------------------
 int __racepredict_pthread_mutex_lock(pthread_mutex_t *m, uint32_t loc) {
-  return acquired(real_pthread_mutex_lock()(m), RP_ACQUIRE, m, loc);
+  preBlock(m, RP_ACQUIRE, loc, true);
+  return acquired(postBlock(real_pthread_mutex_lock()(m)), RP_ACQUIRE, m, loc);
 }
 int __racepredict_pthread_mutex_trylock(pthread_mutex_t *m, uint32_t loc) {
   return tryAcquire(m, real_pthread_mutex_trylock(), RP_ACQUIRE, loc);
@@ -150,7 +151,8 @@ int __racepredict_pthread_mutex_trylock(pthread_mutex_t *m, uint32_t loc) {
 int __racepredict_pthread_mutex_timedlock(pthread_mutex_t *m,
                                           const struct timespec *t,
                                           uint32_t loc) {
-  return timedOut(real_pthread_mutex_timedlock()(m, t), m,
+  preBlock(m, RP_ACQUIRE, loc, false);
+  return timedOut(postBlock(real_pthread_mutex_timedlock()(m, t)), m,
                   real_pthread_mutex_trylock(), RP_ACQUIRE, loc);
 }
 int __racepredict_pthread_mutex_unlock(pthread_mutex_t *m, uint32_t loc) {
@@ -159,7 +161,8 @@ int __racepredict_pthread_mutex_unlock(pthread_mutex_t *m, uint32_t loc) {
 
 // --- spin locks --------------------------------------------------------------
 int __racepredict_pthread_spin_lock(pthread_spinlock_t *l, uint32_t loc) {
-  return acquired(real_pthread_spin_lock()(l), RP_ACQUIRE, l, loc);
+  preBlock(l, RP_ACQUIRE, loc, true);
+  return acquired(postBlock(real_pthread_spin_lock()(l)), RP_ACQUIRE, l, loc);
 }
 int __racepredict_pthread_spin_trylock(pthread_spinlock_t *l, uint32_t loc) {
   return tryAcquire(l, real_pthread_spin_trylock(), RP_ACQUIRE, loc);
@@ -171,10 +174,14 @@ int __racepredict_pthread_spin_unlock(pthread_spinlock_t *l, uint32_t loc) {
 // --- read-write locks
 // ----------------------------------------------------------
 int __racepredict_pthread_rwlock_rdlock(pthread_rwlock_t *l, uint32_t loc) {
-  return acquired(real_pthread_rwlock_rdlock()(l), RP_RACQUIRE, l, loc);
+  preBlock(l, RP_RACQUIRE, loc, true);
+  return acquired(postBlock(real_pthread_rwlock_rdlock()(l)), RP_RACQUIRE, l,
+                  loc);
 }
 int __racepredict_pthread_rwlock_wrlock(pthread_rwlock_t *l, uint32_t loc) {
-  return acquired(real_pthread_rwlock_wrlock()(l), RP_ACQUIRE, l, loc);
+  preBlock(l, RP_ACQUIRE, loc, true);
+  return acquired(postBlock(real_pthread_rwlock_wrlock()(l)), RP_ACQUIRE, l,
+                  loc);
 }
 int __racepredict_pthread_rwlock_tryrdlock(pthread_rwlock_t *l, uint32_t loc) {
   return tryAcquire(l, real_pthread_rwlock_tryrdlock(), RP_RACQUIRE, loc);
@@ -185,13 +192,15 @@ int __racepredict_pthread_rwlock_trywrlock(pthread_rwlock_t *l, uint32_t loc) {
 int __racepredict_pthread_rwlock_timedrdlock(pthread_rwlock_t *l,
                                              const struct timespec *t,
                                              uint32_t loc) {
-  return timedOut(real_pthread_rwlock_timedrdlock()(l, t), l,
+  preBlock(l, RP_RACQUIRE, loc, false);
+  return timedOut(postBlock(real_pthread_rwlock_timedrdlock()(l, t)), l,
                   real_pthread_rwlock_tryrdlock(), RP_RACQUIRE, loc);
 }
 int __racepredict_pthread_rwlock_timedwrlock(pthread_rwlock_t *l,
                                              const struct timespec *t,
                                              uint32_t loc) {
-  return timedOut(real_pthread_rwlock_timedwrlock()(l, t), l,
+  preBlock(l, RP_ACQUIRE, loc, false);
+  return timedOut(postBlock(real_pthread_rwlock_timedwrlock()(l, t)), l,
                   real_pthread_rwlock_trywrlock(), RP_ACQUIRE, loc);
 }
 int __racepredict_pthread_rwlock_unlock(pthread_rwlock_t *l, uint32_t loc) {
@@ -212,6 +221,8 @@ int __racepredict_pthread_barrier_destroy(pthread_barrier_t *b, uint32_t) {
   return real_pthread_barrier_destroy()(b);
 }
 int __racepredict_pthread_barrier_wait(pthread_barrier_t *b, uint32_t loc) {
+  if (RP_UNLIKELY(gReplayOn))
+    replayBarrierArrive(b, loc);
   int r = real_pthread_barrier_wait()(b);
   if (r == 0 || r == PTHREAD_BARRIER_SERIAL_THREAD) {
     // The departure ticket: with exactly `count` participants, a thread
@@ -246,16 +257,19 @@ int __racepredict_sem_post(sem_t *s, uint32_t loc) {
   return r;
 }
 int __racepredict_sem_wait(sem_t *s, uint32_t loc) {
-  return acquired(real_sem_wait()(s), RP_SEMWAIT, s, loc);
+  preBlock(s, RP_SEMWAIT, loc, false);
+  return acquired(postBlock(real_sem_wait()(s)), RP_SEMWAIT, s, loc);
 }
 int __racepredict_sem_trywait(sem_t *s, uint32_t loc) {
   // A failed trywait records nothing: it changes no state (see
   // docs/recording.md for what that means for branch dependences).
-  return acquired(real_sem_trywait()(s), RP_SEMWAIT, s, loc);
+  preBlock(s, RP_SEMWAIT, loc, false);
+  return acquired(postBlock(real_sem_trywait()(s)), RP_SEMWAIT, s, loc);
 }
 int __racepredict_sem_timedwait(sem_t *s, const struct timespec *t,
                                 uint32_t loc) {
-  return acquired(real_sem_timedwait()(s, t), RP_SEMWAIT, s, loc);
+  preBlock(s, RP_SEMWAIT, loc, false);
+  return acquired(postBlock(real_sem_timedwait()(s, t)), RP_SEMWAIT, s, loc);
 }
 
 } // extern "C"

@@ -77,6 +77,8 @@ void *threadStart(void *p) {
   ThreadState *ts = newThreadState(a.key);
   tlsState = ts;
   ts->inHook = 1;
+  if (gReplayOn)
+    replayGate(ts);
   uint64_t seq = takeSeq();
   if (!stopped())
     recordSimple(ts, seq, RP_BEGIN, 0, nullptr, 0);
@@ -128,6 +130,8 @@ int __racepredict_pthread_create(pthread_t *t, const pthread_attr_t *attr,
   a->fn = fn;
   a->arg = arg;
   a->key = child;
+  if (gReplayOn)
+    replayBeforeCreate(ts, child);
   uint64_t seq = takeSeq();
   int r = real_pthread_create()(t, attr, threadStart, a);
   if (r == 0) {
@@ -144,7 +148,11 @@ int __racepredict_pthread_create(pthread_t *t, const pthread_attr_t *attr,
 }
 
 int __racepredict_pthread_join(pthread_t t, void **ret, uint32_t loc) {
+  if (RP_UNLIKELY(gReplayOn))
+    replayBeforeBlocking(nullptr, RP_JOIN, loc, false);
   int r = real_pthread_join()(t, ret);
+  if (RP_UNLIKELY(gReplayOn))
+    replayAfterBlocking();
   if (r == 0) {
     int64_t child = lookupThread(t);
     if (child >= 0) {
@@ -178,7 +186,11 @@ int __racepredict_pthread_once(pthread_once_t *ctl, void (*fn)(void),
   tlsOnceCtl = ctl;
   tlsOnceLoc = loc;
   tlsOnceRan = &ran;
+  if (RP_UNLIKELY(gReplayOn))
+    replayBeforeBlocking(ctl, RP_SEMWAIT, loc, false);
   int r = real_pthread_once()(ctl, onceTrampoline);
+  if (RP_UNLIKELY(gReplayOn))
+    replayAfterBlocking();
   tlsOnceFn = saveFn;
   tlsOnceCtl = saveCtl;
   tlsOnceLoc = saveLoc;

@@ -163,6 +163,8 @@ ThreadState *newThreadState(uint32_t threadKey) {
   ts->cap = static_cast<uint32_t>(g.opts.buffer);
   ts->buf = static_cast<uint8_t *>(rawAlloc(ts->cap));
   ts->key = threadKey;
+  if (gReplayOn)
+    replayAttach(ts);
   ThreadState *head = __atomic_load_n(&g.threads, __ATOMIC_ACQUIRE);
   do
     ts->next = head;
@@ -224,6 +226,7 @@ void atExit() {
   ThreadState *ts = tlsState;
   if (ts && !ts->ended && !ts->inHook)
     threadEnd(ts);
+  replayAtExit(0);
   finishTrace(false);
 }
 
@@ -231,6 +234,7 @@ const int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
                              SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 
 void onFatalSignal(int sig) {
+  replayAtExit(sig);
   finishTrace(true);
   // Re-deliver with the default action (core dump or termination), so the
   // program's exit status is unchanged.
@@ -259,6 +263,8 @@ void installExitHandlers() {
 
 void recordSimple(ThreadState *ts, uint64_t seq, unsigned kind, uint32_t loc,
                   const uint64_t *ops, int n) {
+  if (RP_UNLIKELY(gReplayOn))
+    replayCommit(ts, kind, loc, ops, n, 0, 0);
   uint8_t *p = beginRecord(ts, seq, kind, loc);
   for (int i = 0; i < n; ++i)
     p = putVarint(p, ops[i]);
@@ -298,6 +304,8 @@ void recordSync(unsigned kind, uint32_t loc, const uint64_t *ops, int n,
 
 void threadEnd(ThreadState *ts) {
   ts->inHook = 1;
+  if (RP_UNLIKELY(gReplayOn))
+    replayGate(ts);
   uint64_t seq = takeSeq();
   if (!stopped()) {
     recordSimple(ts, seq, RP_END, 0, nullptr, 0);

@@ -6,18 +6,6 @@ namespace racepredict::report {
 using json = nlohmann::ordered_json;
 using trace::Event;
 
-std::vector<std::string> stackFrames(const trace::Trace &t, trace::EventId e) {
-  std::vector<std::string> out;
-  for (trace::SrcId s : t.frames(e)) {
-    const trace::SourceLoc &l = t.sources[s];
-    if (l.file.empty() && l.function.empty())
-      continue;
-    out.push_back((l.function.empty() ? "??" : l.function) + " " +
-                  (l.file.empty() ? "<no source location>" : l.str()));
-  }
-  return out;
-}
-
 json eventJson(const trace::Trace &t, trace::EventId e) {
   const Event &ev = t.events[e];
   json j{{"event", e},

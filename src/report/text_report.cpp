@@ -54,11 +54,7 @@ void printAccess(const trace::Trace &t, trace::EventId e, const char *prefix,
     out << " of size " << unsigned(ev.size);
   out << " at " << t.objName(ev) << " by thread " << t.threadName(ev.thread)
       << " (event " << e << ", value " << ev.value << "):\n";
-  std::vector<std::string> frames = stackFrames(t, e);
-  if (frames.empty())
-    frames.push_back("?? <no source location>");
-  for (size_t i = 0; i < frames.size(); ++i)
-    out << "    #" << i << " " << frames[i] << "\n";
+  printStack(t, e, out);
 }
 
 } // namespace

@@ -69,9 +69,20 @@ nlohmann::ordered_json sarifReport(const trace::Trace &t,
                                    const analysis::TraceIndex &idx,
                                    const ReportContext &ctx);
 
-/// The call stack of an event as `function file:line[:col]` frames,
-/// innermost first (its own location, inlined frames, call sites); empty
-/// when the event has no source location.
+/// One frame of an event's call stack.
+struct StackFrame {
+  std::string function; ///< "??" when unknown
+  std::string location; ///< file:line[:col], or "<no source location>"
+};
+/// The call stack of an event as the trace knows it, innermost frame
+/// first: its own location, the frames it was inlined into, then each call
+/// site (trace::Trace::frames). Every report prints stacks through this
+/// one function. One "??" frame when the event has no location at all.
+std::vector<StackFrame> eventStack(const trace::Trace &t, trace::EventId e);
+/// `<indent>#0 fn file:line` lines of eventStack.
+void printStack(const trace::Trace &t, trace::EventId e, std::ostream &out,
+                const char *indent = "    ");
+/// The same as `function file:line[:col]` strings (the JSON "stack").
 std::vector<std::string> stackFrames(const trace::Trace &t, trace::EventId e);
 
 /// `t2 rd x 1` (+ ` @file:line`): an event as one readable line.

@@ -1,19 +1,14 @@
 //===- tools/racepredict/cmd_analyze.cpp - `racepredict analyze TRACE` ----===//
+#include "analysis_pipeline.h"
 #include "commands.h"
 
 #include "racepredict/analysis/hb_races.h"
 #include "racepredict/analysis/trace_index.h"
 #include "racepredict/report/report.h"
-#include "racepredict/report/suppressions.h"
-#include "racepredict/solver/deadlock_predictor.h"
-#include "racepredict/solver/race_predictor.h"
-#include "racepredict/trace/trace_file.h"
+#include "racepredict/report/witness_file.h"
 
 #include <CLI/CLI.hpp>
-#include <spdlog/spdlog.h>
 
-#include <chrono>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -23,114 +18,30 @@ namespace racepredict::tool {
 namespace {
 
 struct AnalyzeArgs {
-  std::string trace;
-  bool races = false;
-  bool deadlocks = false;
+  AnalysisOptions analysis;
   bool hb = false;
-  bool allPairs = false;
   std::string format = "text";
-  unsigned timeoutMs = 0;
-  uint64_t rlimit = 0;
-  unsigned jobs = 1;
   std::string witnessDir;
   std::string output;
-  std::string dumpSmt2;
-  bool noFilters = false;
-  bool noFastPath = false;
-  bool allowTruncated = false;
-  bool candidatesOnly = false;
-  std::string suppressions;
 };
 
-void writeWitnessFiles(const trace::Trace &t, const solver::RaceResult &r,
-                       const AnalyzeArgs &a) {
-  namespace fs = std::filesystem;
-  fs::create_directories(a.witnessDir);
-  for (const auto &f : r.races) {
-    nlohmann::ordered_json steps = nlohmann::ordered_json::array();
-    for (const auto &s : f.steps)
-      steps.push_back({{"event", s.event}, {"half", s.half}});
-    nlohmann::ordered_json j{{"tool", "racepredict"},
-                             {"kind", "race"},
-                             {"trace", a.trace},
-                             {"first", report::eventJson(t, f.first)},
-                             {"second", report::eventJson(t, f.second)},
-                             {"witness", f.witness},
-                             {"steps", steps}};
-    std::string name = a.witnessDir + "/race-" + std::to_string(f.first) + "-" +
-                       std::to_string(f.second) + ".json";
-    std::ofstream(name) << j.dump(2) << "\n";
-  }
-}
-
-/// deadlock-<n>.json per deadlock, n counting from 1 in report order.
-void writeDeadlockWitnessFiles(const trace::Trace &t,
-                               const solver::DeadlockResult &d,
-                               const analysis::TraceIndex &idx,
-                               const AnalyzeArgs &a) {
-  std::filesystem::create_directories(a.witnessDir);
-  for (size_t i = 0; i < d.deadlocks.size(); ++i)
-    std::ofstream(a.witnessDir + "/deadlock-" + std::to_string(i + 1) + ".json")
-        << report::deadlockWitnessJson(t, d.deadlocks[i], idx, a.trace).dump(2)
-        << "\n";
-}
-
 int runAnalyze(const AnalyzeArgs &a) {
-  report::Suppressions supp;
-  if (!a.suppressions.empty()) {
-    auto s = report::Suppressions::load(a.suppressions);
-    if (!s) {
-      std::cerr << "racepredict: " << s.error().message << "\n";
-      return kExitInput;
-    }
-    supp = std::move(*s);
-  }
-  trace::ReadOptions ro;
-  ro.allowTruncated = a.allowTruncated;
-  trace::ReadInfo info;
-  auto loadStart = std::chrono::steady_clock::now();
-  auto t = trace::readTraceFile(a.trace, ro, &info);
-  double loadSeconds = std::chrono::duration<double>(
-                           std::chrono::steady_clock::now() - loadStart)
-                           .count();
-  if (!t) {
-    std::cerr << "racepredict: " << t.error().message << "\n";
+  const AnalysisOptions &o = a.analysis;
+  auto res = runAnalysis(o);
+  if (!res) {
+    std::cerr << "racepredict: " << res.error().message << "\n";
     return kExitInput;
   }
-  if (info.truncated)
-    spdlog::warn("{} (analysing the events before the cut)", info.truncation);
-  analysis::TraceIndex idx(*t);
-  solver::RaceOptions opts;
-  opts.allPairs = a.allPairs;
-  opts.timeoutMs = a.timeoutMs;
-  opts.rlimit = a.rlimit;
-  opts.jobs = a.jobs;
-  opts.noFilters = a.noFilters;
-  opts.noFastPath = a.noFastPath;
-  opts.dumpSmt2Dir = a.dumpSmt2;
-  opts.candidatesOnly = a.candidatesOnly;
-  if (!a.dumpSmt2.empty())
-    std::filesystem::create_directories(a.dumpSmt2);
-  // Races unless only --deadlocks was asked for.
-  bool doRaces = a.races || !a.deadlocks;
-  solver::RaceResult r;
-  if (doRaces)
-    r = solver::predictRaces(idx, opts);
-  solver::DeadlockResult d;
-  if (a.deadlocks && !a.candidatesOnly) {
-    solver::DeadlockOptions dopt;
-    dopt.allCycles = a.allPairs;
-    dopt.timeoutMs = a.timeoutMs;
-    dopt.rlimit = a.rlimit;
-    dopt.noFilters = a.noFilters;
-    dopt.dumpSmt2Dir = a.dumpSmt2;
-    d = solver::predictDeadlocks(idx, dopt);
-  }
-  size_t suppressed = report::removeSuppressed(supp, *t, idx, r, &d);
-  if (suppressed)
-    std::cerr << "racepredict: " << suppressed << " finding"
-              << (suppressed == 1 ? "" : "s") << " suppressed by "
-              << a.suppressions << "\n";
+  const trace::Trace *t = res->trace.get();
+  const analysis::TraceIndex &idx = *res->index;
+  const solver::RaceResult &r = res->races;
+  const solver::DeadlockResult &d = res->deadlocks;
+  bool doRaces = o.doRaces();
+  double loadSeconds = res->loadSeconds;
+  if (res->suppressed)
+    std::cerr << "racepredict: " << res->suppressed << " finding"
+              << (res->suppressed == 1 ? "" : "s") << " suppressed by "
+              << o.suppressions << "\n";
 
   std::ofstream file;
   std::ostream *out = &std::cout;
@@ -153,12 +64,12 @@ int runAnalyze(const AnalyzeArgs &a) {
       hbAlsoPredicted += predicted.count(p);
   }
   report::ReportContext ctx;
-  ctx.tracePath = a.trace;
+  ctx.tracePath = o.trace;
   if (a.format == "json") {
     auto j = report::raceReportJson(*t, r, ctx);
     j["stats"]["load_seconds"] = loadSeconds;
-    j["stats"]["suppressed"] = suppressed;
-    if (a.deadlocks) {
+    j["stats"]["suppressed"] = res->suppressed;
+    if (o.deadlocks) {
       j["deadlocks"] = report::deadlocksJson(*t, d, idx);
       const auto &ds = d.stats;
       j["stats"]["deadlock"] = {{"blocking_events", ds.search.blockingEvents},
@@ -184,10 +95,10 @@ int runAnalyze(const AnalyzeArgs &a) {
     }
     *out << j.dump(2) << "\n";
   } else if (a.format == "sarif") {
-    *out << report::sarifReport(*t, r, a.deadlocks ? &d : nullptr, idx, ctx)
+    *out << report::sarifReport(*t, r, o.deadlocks ? &d : nullptr, idx, ctx)
                 .dump(2)
          << "\n";
-  } else if (a.candidatesOnly) {
+  } else if (o.candidatesOnly) {
     const auto &s = r.stats;
     *out << "racepredict: " << s.events << " events, " << s.conflictingPairs
          << " conflicting pairs, " << s.filteredMhb
@@ -198,7 +109,7 @@ int runAnalyze(const AnalyzeArgs &a) {
   } else {
     if (doRaces)
       report::printRaceReport(*t, r, ctx, *out);
-    if (a.deadlocks)
+    if (o.deadlocks)
       report::printDeadlockReport(*t, d, idx, ctx, *out);
     if (a.hb)
       *out << "racepredict: --hb: a happens-before detector on the observed "
@@ -206,11 +117,15 @@ int runAnalyze(const AnalyzeArgs &a) {
            << hb.size() << " racing pair" << (hb.size() == 1 ? "" : "s") << ", "
            << hbAlsoPredicted << " of them among the " << r.races.size()
            << " predicted above"
-           << (a.allPairs ? "" : " (compare with --all-pairs)") << "\n";
+           << (o.allPairs ? "" : " (compare with --all-pairs)") << "\n";
   }
   if (!a.witnessDir.empty()) {
-    writeWitnessFiles(*t, r, a);
-    writeDeadlockWitnessFiles(*t, d, idx, a);
+    auto w = report::writeWitnessFiles(
+        a.witnessDir, *t, r, o.deadlocks ? &d : nullptr, idx, o.trace);
+    if (!w) {
+      std::cerr << "racepredict: " << w.error().message << "\n";
+      return kExitInput;
+    }
   }
   if (!r.races.empty() || !d.deadlocks.empty())
     return kExitFound;
@@ -226,46 +141,18 @@ void addAnalyzeCommand(CLI::App &app, int &exitCode) {
   CLI::App *cmd = app.add_subcommand(
       "analyze", "Predict the data races the maximal causal model admits for "
                  "a recorded trace, each with a witness schedule");
-  cmd->add_option("trace", args->trace, "Trace file (.rptrace or .rpt.txt)")
+  cmd->add_option("trace", args->analysis.trace,
+                  "Trace file (.rptrace or .rpt.txt)")
       ->required();
-  cmd->add_flag("--races", args->races,
-                "Predict data races (the default unless only --deadlocks)");
-  cmd->add_flag("--deadlocks", args->deadlocks,
-                "Predict deadlocks: lock cycles of any length, joins, "
-                "semaphores, barriers, condition waits");
+  addAnalysisFlags(cmd, args->analysis);
   cmd->add_flag("--hb", args->hb,
                 "Also run a plain happens-before (vector clock) detector on "
                 "the observed order, for side-by-side counts");
-  cmd->add_flag("--all-pairs", args->allPairs,
-                "Report every racing event pair, not one per pair of source "
-                "locations");
   cmd->add_option("--format", args->format, "Report format")
       ->check(CLI::IsMember({"text", "json", "sarif"}));
-  cmd->add_option("--timeout-ms", args->timeoutMs,
-                  "Per-query solver time-out; a time-out counts as unknown");
-  cmd->add_option("--rlimit", args->rlimit,
-                  "Per-query machine-independent solver budget (Z3 rlimit)");
-  cmd->add_option("-j,--jobs", args->jobs,
-                  "Solver threads (output is the same for every value)")
-      ->check(CLI::Range(1u, 256u));
   cmd->add_option("--witness-dir", args->witnessDir,
                   "Write each witness schedule as JSON into this directory");
   cmd->add_option("-o,--output", args->output, "Write the report here");
-  cmd->add_option("--dump-smt2", args->dumpSmt2,
-                  "Write every solver query as an .smt2 file here");
-  cmd->add_flag("--no-filters", args->noFilters,
-                "Send every conflicting pair to the solver (no lockset or "
-                "must-happen-before pre-filtering)");
-  cmd->add_flag("--no-fast-path", args->noFastPath,
-                "Decide every candidate with the solver (no observed-order "
-                "closure witnesses)");
-  cmd->add_flag("--candidates-only", args->candidatesOnly,
-                "Stop after the filters and print the candidate counts");
-  cmd->add_flag("--allow-truncated", args->allowTruncated,
-                "Analyse a cut binary trace up to the cut");
-  cmd->add_option("--suppressions", args->suppressions,
-                  "Drop findings matched by TSan-style rules (race:PATTERN, "
-                  "deadlock:PATTERN, property:NAME)");
   cmd->callback([args, &exitCode]() { exitCode = runAnalyze(*args); });
 }
 

@@ -24,5 +24,7 @@ void addConvertCommand(CLI::App &app, int &exitCode);
 void addCheckTraceCommand(CLI::App &app, int &exitCode);
 void addCheckWitnessCommand(CLI::App &app, int &exitCode);
 void addBatchCommand(CLI::App &app, int &exitCode);
+void addReplayCommand(CLI::App &app, int &exitCode);
+void addRunCommand(CLI::App &app, int &exitCode);
 
 } // namespace racepredict::tool

@@ -18,6 +18,8 @@ int main(int argc, char **argv) {
   addCheckTraceCommand(app, exitCode);
   addCheckWitnessCommand(app, exitCode);
   addBatchCommand(app, exitCode);
+  addReplayCommand(app, exitCode);
+  addRunCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

@@ -1,0 +1,98 @@
+//===- replay/schedule.h - From a witness to the runtime's schedule file --===//
+//
+// The replay runtime cannot read JSON or the trace (no malloc in hooks), so
+// the tool translates a witness into the schedule file of docs/replay.md:
+// threads named by creation path, steps as (thread, per-thread ordinal of
+// the recorded events without alloc/free, kind, source location), the
+// notify→wait matching, and what to confirm (the racing pair, or the
+// requests of a deadlock and who holds what they request).
+//
+#pragma once
+
+#include "racepredict/analysis/schedule_checker.h"
+#include "racepredict/analysis/trace_index.h"
+#include "racepredict/report/source_text.h"
+#include "racepredict/support/error.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace racepredict::replay {
+
+using analysis::EventId;
+
+inline constexpr uint32_t kRoot = 0xFFFFFFFFu;
+
+struct ScheduleThread {
+  uint32_t parent = kRoot; ///< index of the creating thread; kRoot for main
+  uint32_t childOrdinal = 0;
+  std::string name; ///< the trace's thread name (messages only)
+  trace::ThreadId traceThread = 0;
+};
+
+struct ScheduleStep {
+  uint32_t thread = 0, ordinal = 0;
+  trace::EventKind kind = trace::EventKind::Begin;
+  bool half = false;
+  bool noNotify = false; ///< a wait the trace shows woken by no notify
+  trace::SourceLoc loc;
+  std::string desc;
+  EventId event = 0;
+};
+
+struct ScheduleWake {
+  uint32_t step, thread, ordinal;
+};
+
+struct ScheduleRequest {
+  uint32_t thread = 0, ordinal = 0;
+  trace::EventKind kind = trace::EventKind::Acquire;
+  trace::SourceLoc loc;
+  uint32_t holder = 0, holderOrdinal = 0;
+  std::string desc;
+  EventId event = 0;
+};
+
+struct Schedule {
+  enum class Kind { Race, Deadlock } kind = Kind::Race;
+  std::vector<ScheduleThread> threads;
+  std::vector<ScheduleStep> steps;
+  std::vector<ScheduleWake> wakes;
+  std::vector<ScheduleRequest> requests;
+};
+
+/// A deadlock request: `request` (the lock its thread blocks on next) and
+/// `heldAcquire` (where its thread took the lock it holds, which the
+/// previous thread of the cycle requests).
+struct DeadlockRequest {
+  EventId request;
+  EventId heldAcquire;
+};
+
+/// Builds the schedule of a race witness: `steps` is a valid prefix
+/// schedule ending with the racing events a and b. Errors name what cannot
+/// be replayed (a thread not created by pthread_create, a malformed
+/// witness).
+Expected<Schedule> raceSchedule(const analysis::TraceIndex &idx,
+                                const std::vector<analysis::Step> &steps,
+                                EventId a, EventId b, report::SourceText &src);
+
+/// Builds the schedule of a deadlock witness: `steps` is the prefix after
+/// which every request is its thread's next event.
+Expected<Schedule> deadlockSchedule(const analysis::TraceIndex &idx,
+                                    const std::vector<analysis::Step> &steps,
+                                    const std::vector<DeadlockRequest> &reqs,
+                                    report::SourceText &src);
+
+/// The file format of docs/replay.md (runtime/replay/schedule.h parses it).
+void writeSchedule(const Schedule &s, std::ostream &out);
+/// Percent-encoding of one string field (`-` for the empty string).
+std::string encodeField(const std::string &s);
+
+/// `[12] t2 acq m @ race.c:27 in second | pthread_mutex_lock(&m);` — how
+/// reports and the replaying runtime print a step.
+std::string describeStep(const trace::Trace &t, EventId e, bool half,
+                         report::SourceText &src);
+
+} // namespace racepredict::replay

@@ -1,0 +1,56 @@
+//===- report/run_report.h - Findings with their replay verdicts ----------===//
+//
+// What `racepredict run` prints: by default only the findings that replay
+// confirmed, TSan-shaped ("WARNING: racepredict: data race (predicted,
+// confirmed by replay)", both accesses with thread, size, address or
+// variable and stack, the creating threads, then the witness as numbered
+// steps with source lines), or the JSON report of DESIGN.md with a
+// `replay` field per finding.
+//
+#pragma once
+
+#include "racepredict/report/report.h"
+
+#include <string>
+#include <vector>
+
+namespace racepredict::report {
+
+/// The replay of one finding.
+struct ReplayInfo {
+  std::string verdict; ///< "confirmed", "diverged" or "not-reproduced"
+  std::string message;
+  std::string location; ///< where the run left the path (diverged)
+  std::string variable; ///< the racing variable, from the replayed run
+  uint32_t step = 0, steps = 0;
+  std::string witnessFile; ///< kept witness file, "" if none
+  /// The schedule replayed, one line per step (with source text); empty
+  /// if none could be built (then the report lists the witness events).
+  std::vector<std::string> schedule;
+  bool confirmed() const { return verdict == "confirmed"; }
+};
+
+struct RunReport {
+  const trace::Trace *trace = nullptr;
+  const analysis::TraceIndex *index = nullptr;
+  const solver::RaceResult *races = nullptr;
+  std::vector<ReplayInfo> raceReplays;               ///< one per races->races
+  const solver::DeadlockResult *deadlocks = nullptr; ///< null: not asked
+  std::vector<ReplayInfo> deadlockReplays;
+  bool reportAll = false;        ///< also the findings not confirmed
+  std::string command;           ///< the program, shell-quoted
+  std::vector<std::string> argv; ///< the program and its arguments
+  ReportContext ctx;
+};
+
+size_t confirmedCount(const RunReport &r);
+
+/// The TSan-shaped text report, then one summary line.
+void printRunReport(const RunReport &r, std::ostream &out);
+/// The JSON report of DESIGN.md: races / deadlocks (confirmed only unless
+/// reportAll) each with "replay" and "replay_detail".
+nlohmann::ordered_json runReportJson(const RunReport &r);
+/// SARIF 2.1.0 of the findings the report shows.
+nlohmann::ordered_json runReportSarif(const RunReport &r);
+
+} // namespace racepredict::report

@@ -1,0 +1,81 @@
+//===- replay/replay.h - Replay mode, as the recording hooks call it ------===//
+//
+// Replay (RACEPREDICT_OPTIONS=replay=FILE, docs/replay.md) is the recorder
+// plus a turnstile: the same hooks run and decide exactly which events the
+// recorder would record, so a thread's event ordinals are the trace's by
+// construction. Each hook that may record gates first (replayGate: wait
+// until this thread's next event is the schedule's head) and commits the
+// event when it is recorded (replayCommit: check kind and location against
+// the step, update happens-before, advance the head). Blocking calls gate
+// before the real call, so a lock is taken in schedule order.
+//
+#pragma once
+
+#include "racepredict/abi/runtime.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+
+namespace racepredict::rt {
+
+struct ThreadState;
+
+/// True in a process replaying a schedule; set once at start-up (cleared
+/// only in a fork()ed child, which runs unreplayed).
+extern bool gReplayOn;
+
+/// Parses the schedule file of the `replay=` option (exit 2 with the file
+/// and line on a bad file) and starts the watchdog. From ensureInit.
+void replayInit();
+/// Remembers a module's location table to compare steps' locations.
+void replayRegisterModule(const __racepredict_module *m, uint32_t base);
+/// Binds a new thread state to its schedule thread (by its thread key).
+void replayAttach(ThreadState *ts);
+/// In the parent, before the real pthread_create of the thread `childKey`:
+/// names the child by its creation path (this thread, its k-th child).
+void replayBeforeCreate(ThreadState *parent, uint32_t childKey);
+
+/// Waits until `ts`'s next event is the schedule's head (or the schedule
+/// is over). Called by enter(), the thread start/end paths and, through
+/// replayBeforeBlocking, before blocking calls.
+void replayGate(ThreadState *ts);
+/// The event `ts` is recording now: checks it against the head step,
+/// applies it to the replay's happens-before and advances the head.
+/// `ops` are the sync operands (lock, cond, child thread key...), `addr`
+/// and `size` those of a memory access.
+void replayCommit(ThreadState *ts, unsigned kind, uint32_t loc,
+                  const uint64_t *ops, int n, uint64_t addr, unsigned size);
+
+/// Before a blocking pthread/sem call whose event is recorded after it
+/// returns: gate, and (deadlockable lock calls) tell the deadlock watchdog
+/// which lock this thread is about to block on.
+void replayBeforeBlocking(const volatile void *obj, unsigned kind, uint32_t loc,
+                          bool deadlockable);
+void replayAfterBlocking();
+/// The two around a blocking call, for the wrappers: preBlock(...) then
+/// `postBlock(real_call(...))`.
+inline void preBlock(const volatile void *obj, unsigned kind, uint32_t loc,
+                     bool deadlockable) {
+  if (__builtin_expect(gReplayOn, 0))
+    replayBeforeBlocking(obj, kind, loc, deadlockable);
+}
+inline int postBlock(int r) {
+  if (__builtin_expect(gReplayOn, 0))
+    replayAfterBlocking();
+  return r;
+}
+
+/// Replay-mode condition variables and barriers (two-step events).
+int replayCondWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
+                   const struct timespec *deadline, uint32_t loc);
+int replayNotify(pthread_cond_t *c, bool all, uint32_t loc);
+/// The arrival half of a barrier wait, before the real pthread_barrier_wait.
+void replayBarrierArrive(pthread_barrier_t *b, uint32_t loc);
+
+/// Exit, fatal signal (sig > 0): settles the verdict if none was reached.
+void replayAtExit(int sig);
+/// In a fork()ed child: no replay.
+void replayInChild();
+
+} // namespace racepredict::rt

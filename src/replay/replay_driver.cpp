@@ -1,0 +1,75 @@
+//===- replay/replay_driver.cpp - Replay one schedule, get its verdict ----===//
+#include "racepredict/replay/replay_driver.h"
+
+#include "racepredict/abi/replay.h"
+
+#include <cstdio>
+#include <fstream>
+
+namespace racepredict::replay {
+
+std::vector<std::string> replayOptions(const ReplayRequest &r) {
+  std::vector<std::string> o{"replay=" + r.schedulePath};
+  if (!r.resultPath.empty())
+    o.push_back("replay_result=" + r.resultPath);
+  o.push_back("replay_timeout=" + std::to_string(r.stepTimeoutMs));
+  o.push_back(std::string("replay_verbose=") + (r.verbose ? "1" : "0"));
+  // Always explicit: a trace= in the user's own RACEPREDICT_OPTIONS must
+  // not make the replay overwrite the recording it replays.
+  o.push_back("trace=" + (r.traceOut.empty() ? "/dev/null" : r.traceOut));
+  return o;
+}
+
+Expected<ReplayOutcome> replaySchedule(const Schedule &s,
+                                       const ReplayRequest &r) {
+  {
+    std::ofstream out(r.schedulePath);
+    writeSchedule(s, out);
+    if (!out)
+      return Error{"cannot write the schedule file '" + r.schedulePath + "'"};
+  }
+  std::remove(r.resultPath.c_str());
+  RunSpec spec;
+  spec.argv = r.argv;
+  spec.stdinFile = r.stdinFile;
+  spec.outputFile = r.outputFile;
+  spec.options = replayOptions(r);
+  spec.keepAslr = r.keepAslr;
+  spec.timeoutSeconds = r.timeoutSeconds;
+  spec.verdictFile = r.resultPath;
+  spec.graceSeconds = r.graceSeconds;
+  auto run = runProgram(spec);
+  if (!run)
+    return run.error();
+  ReplayOutcome o;
+  o.run = *run;
+  auto res = readReplayResult(r.resultPath);
+  if (!res) {
+    std::string why;
+    if (run->timedOut)
+      why =
+          "it was killed after " + std::to_string(int(r.timeoutSeconds)) + " s";
+    else if (!run->exited)
+      why = "it was killed by signal " + std::to_string(run->signal);
+    else
+      why = "it exited with status " + std::to_string(run->exitCode);
+    o.message = "the replayed program left no verdict (" + why +
+                "); was it built with racepredict-cc?";
+    o.noVerdict = true;
+    return o;
+  }
+  o.verdict = res->verdict;
+  o.message = res->message;
+  o.location = res->location;
+  o.variable = res->variable;
+  o.step = res->step;
+  o.steps = res->steps;
+  // A deadlock confirmation ends the process with its own status: a
+  // verdict without it means the watchdog did not end it.
+  if (s.kind == Schedule::Kind::Deadlock && o.verdict == Verdict::Confirmed &&
+      !(run->exited && run->exitCode == RP_REPLAY_DEADLOCK_EXIT))
+    o.message += " (but the process did not end with the watchdog's status)";
+  return o;
+}
+
+} // namespace racepredict::replay

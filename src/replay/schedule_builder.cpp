@@ -1,0 +1,253 @@
+//===- replay/schedule_builder.cpp - From a witness to a schedule ---------===//
+//
+// Thread identity: the trace names threads by creation order (t<key>),
+// which another interleaving may change; the schedule names each thread by
+// its creation path — main, or "the k-th thread that thread P created" —
+// and the runtime names the threads of the replayed run the same way as
+// they are created (docs/replay.md).
+//
+#include "racepredict/replay/schedule.h"
+
+#include <algorithm>
+#include <map>
+
+namespace racepredict::replay {
+
+using trace::Event;
+using trace::EventKind;
+
+namespace {
+
+bool scheduled(EventKind k) {
+  // Allocation events depend on hidden allocator state (stdio buffers,
+  // operator new in uninstrumented code): they are not scheduling points.
+  return k != EventKind::Alloc && k != EventKind::Free;
+}
+
+/// The lock an acquiring event takes (a wait re-takes its mutex).
+trace::SymId lockOf(const Event &e) {
+  return e.kind == EventKind::Wait ? e.aux : e.obj;
+}
+
+class Builder {
+public:
+  Builder(const analysis::TraceIndex &idx, report::SourceText &src)
+      : idx_(idx), t_(idx.trace()), src_(src) {}
+
+  Expected<bool> threads();
+  Expected<bool> addSteps(const std::vector<analysis::Step> &steps);
+  void addWakes();
+  Expected<ScheduleRequest> request(const DeadlockRequest &r,
+                                    const std::vector<DeadlockRequest> &all);
+
+  Schedule s;
+
+private:
+  Expected<uint32_t> slotOf(EventId e) const {
+    auto it = slot_.find(t_.events[e].thread);
+    if (it == slot_.end())
+      return Error{"thread " + t_.threadName(t_.events[e].thread) + " (event " +
+                   std::to_string(e) +
+                   ") was not created by pthread_create in the trace, so it "
+                   "cannot be identified in another run"};
+    return it->second;
+  }
+  /// Index of e among its thread's scheduled (non-alloc/free) events.
+  uint32_t ordinal(EventId e) const { return ordinal_[e]; }
+
+  const analysis::TraceIndex &idx_;
+  const trace::Trace &t_;
+  report::SourceText &src_;
+  std::map<trace::ThreadId, uint32_t> slot_;
+  std::vector<uint32_t> ordinal_;
+  std::map<EventId, uint32_t> stepOf_; ///< full steps by event
+};
+
+Expected<bool> Builder::threads() {
+  size_t n = idx_.numThreads();
+  ordinal_.assign(t_.events.size(), 0);
+  for (trace::ThreadId u = 0; u < n; ++u) {
+    uint32_t k = 0;
+    for (EventId e : idx_.threadEvents(u)) {
+      ordinal_[e] = k;
+      if (scheduled(t_.events[e].kind))
+        ++k;
+    }
+  }
+  if (t_.events.empty())
+    return Error{"the trace has no events"};
+  // The root is the thread of the first event (main: it initialised the
+  // runtime); every other thread must have its fork in the trace.
+  trace::ThreadId root = t_.events[0].thread;
+  std::vector<trace::ThreadId> order{root};
+  slot_[root] = 0;
+  s.threads.push_back({kRoot, 0, t_.threadName(root), root});
+  // Breadth first, so that parents precede children (the format requires
+  // it); children in the order their parent created them.
+  for (size_t i = 0; i < order.size(); ++i) {
+    trace::ThreadId p = order[i];
+    uint32_t k = 0;
+    for (EventId e : idx_.threadEvents(p)) {
+      const Event &ev = t_.events[e];
+      if (ev.kind != EventKind::Fork)
+        continue;
+      trace::ThreadId c = ev.obj;
+      if (slot_.count(c))
+        return Error{"thread " + t_.threadName(c) + " is forked twice"};
+      slot_[c] = static_cast<uint32_t>(s.threads.size());
+      s.threads.push_back({static_cast<uint32_t>(i), k++, t_.threadName(c), c});
+      order.push_back(c);
+    }
+  }
+  return true;
+}
+
+Expected<bool> Builder::addSteps(const std::vector<analysis::Step> &steps) {
+  for (const auto &st : steps) {
+    const Event &ev = t_.events.at(st.event);
+    if (!scheduled(ev.kind))
+      continue;
+    auto slot = slotOf(st.event);
+    if (!slot)
+      return slot.error();
+    ScheduleStep step;
+    step.thread = *slot;
+    step.ordinal = ordinal(st.event);
+    step.kind = ev.kind;
+    step.half = st.half;
+    step.noNotify =
+        !st.half && ev.kind == EventKind::Wait && ev.extra == trace::kNone;
+    step.loc = t_.sources[ev.src];
+    step.desc = describeStep(t_, st.event, st.half, src_);
+    step.event = st.event;
+    if (!st.half)
+      stepOf_[st.event] = static_cast<uint32_t>(s.steps.size());
+    s.steps.push_back(std::move(step));
+  }
+  return true;
+}
+
+void Builder::addWakes() {
+  // Every wait of the trace woken by a notify of the schedule: the notify
+  // step marks it (if it is waiting then), as the witness requires.
+  for (EventId w = 0; w < t_.events.size(); ++w) {
+    const Event &ev = t_.events[w];
+    if (ev.kind != EventKind::Wait || ev.extra == trace::kNone)
+      continue;
+    auto n = stepOf_.find(ev.extra);
+    auto slot = slot_.find(ev.thread);
+    if (n == stepOf_.end() || slot == slot_.end())
+      continue;
+    s.wakes.push_back({n->second, slot->second, ordinal(w)});
+  }
+  std::sort(s.wakes.begin(), s.wakes.end(),
+            [](const ScheduleWake &a, const ScheduleWake &b) {
+              return a.step < b.step;
+            });
+}
+
+Expected<ScheduleRequest>
+Builder::request(const DeadlockRequest &r,
+                 const std::vector<DeadlockRequest> &all) {
+  const Event &ev = t_.events.at(r.request);
+  if (ev.kind != EventKind::Acquire && ev.kind != EventKind::RAcquire)
+    return Error{"deadlock request event " + std::to_string(r.request) +
+                 " is not a lock acquisition"};
+  auto slot = slotOf(r.request);
+  if (!slot)
+    return slot.error();
+  // Who holds the requested lock: the request whose held lock it is.
+  const DeadlockRequest *holder = nullptr;
+  for (const auto &o : all)
+    if (o.request != r.request && lockOf(t_.events.at(o.heldAcquire)) == ev.obj)
+      holder = &o;
+  if (!holder)
+    return Error{"no thread of the deadlock holds the lock that event " +
+                 std::to_string(r.request) + " requests"};
+  auto hslot = slotOf(holder->heldAcquire);
+  if (!hslot)
+    return hslot.error();
+  ScheduleRequest q;
+  q.thread = *slot;
+  q.ordinal = ordinal(r.request);
+  q.kind = ev.kind;
+  q.loc = t_.sources[ev.src];
+  q.holder = *hslot;
+  q.holderOrdinal = ordinal(holder->heldAcquire);
+  q.desc = describeStep(t_, r.request, false, src_);
+  q.event = r.request;
+  return q;
+}
+
+} // namespace
+
+std::string describeStep(const trace::Trace &t, EventId e, bool half,
+                         report::SourceText &src) {
+  const Event &ev = t.events[e];
+  std::string s = "[" + std::to_string(e) + "] " + t.threadName(ev.thread) +
+                  " " + trace::opName(ev.kind);
+  std::string obj = t.objName(ev);
+  if (!obj.empty())
+    s += " " + obj;
+  if (ev.kind == EventKind::Wait)
+    s += " " + t.table(trace::NameSpace::Lock).name(ev.aux);
+  if (trace::isAccess(ev.kind))
+    s += " " + std::to_string(ev.value);
+  if (half)
+    s += ev.kind == EventKind::Wait ? " (release half)" : " (arrival)";
+  const trace::SourceLoc &loc = t.sources[ev.src];
+  if (!loc.file.empty()) {
+    s += "  @ " + report::shortLocation(loc);
+    if (!loc.function.empty())
+      s += " in " + loc.function;
+    std::string code = src.line(loc);
+    if (!code.empty())
+      s += "  | " + code;
+  }
+  return s;
+}
+
+Expected<Schedule> raceSchedule(const analysis::TraceIndex &idx,
+                                const std::vector<analysis::Step> &steps,
+                                EventId a, EventId b, report::SourceText &src) {
+  if (steps.size() < 2 || !(steps[steps.size() - 2] == analysis::Step{a}) ||
+      !(steps.back() == analysis::Step{b}))
+    return Error{"the witness does not end with the racing events " +
+                 std::to_string(a) + " and " + std::to_string(b)};
+  Builder bld(idx, src);
+  bld.s.kind = Schedule::Kind::Race;
+  auto th = bld.threads();
+  if (!th)
+    return th.error();
+  auto st = bld.addSteps(steps);
+  if (!st)
+    return st.error();
+  bld.addWakes();
+  return std::move(bld.s);
+}
+
+Expected<Schedule> deadlockSchedule(const analysis::TraceIndex &idx,
+                                    const std::vector<analysis::Step> &steps,
+                                    const std::vector<DeadlockRequest> &reqs,
+                                    report::SourceText &src) {
+  if (reqs.size() < 2)
+    return Error{"a deadlock needs at least two requests"};
+  Builder bld(idx, src);
+  bld.s.kind = Schedule::Kind::Deadlock;
+  auto th = bld.threads();
+  if (!th)
+    return th.error();
+  auto st = bld.addSteps(steps);
+  if (!st)
+    return st.error();
+  bld.addWakes();
+  for (const auto &r : reqs) {
+    auto q = bld.request(r, reqs);
+    if (!q)
+      return q.error();
+    bld.s.requests.push_back(std::move(*q));
+  }
+  return std::move(bld.s);
+}
+
+} // namespace racepredict::replay

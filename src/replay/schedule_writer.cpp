@@ -1,0 +1,62 @@
+//===- replay/schedule_writer.cpp - The schedule file of docs/replay.md ---===//
+#include "racepredict/abi/replay.h"
+#include "racepredict/replay/schedule.h"
+
+#include <ostream>
+
+namespace racepredict::replay {
+
+std::string encodeField(const std::string &s) {
+  if (s.empty())
+    return "-";
+  if (s == "-")
+    return "%2D";
+  static const char *hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (c <= 0x20 || c >= 0x7f || c == '%') {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+void writeSchedule(const Schedule &s, std::ostream &out) {
+  out << "RPSCHED " << RP_SCHEDULE_VERSION << "\n"
+      << "kind " << (s.kind == Schedule::Kind::Race ? "race" : "deadlock")
+      << "\n"
+      << "threads " << s.threads.size() << " steps " << s.steps.size()
+      << " wakes " << s.wakes.size() << " requests " << s.requests.size()
+      << "\n";
+  for (size_t i = 0; i < s.threads.size(); ++i) {
+    const auto &t = s.threads[i];
+    out << "thread " << i << " ";
+    if (t.parent == kRoot)
+      out << "-";
+    else
+      out << t.parent;
+    out << " " << t.childOrdinal << " " << encodeField(t.name) << "\n";
+  }
+  for (const auto &st : s.steps)
+    out << "step " << st.thread << " " << st.ordinal << " "
+        << trace::opName(st.kind) << " " << (st.half ? 1 : 0) << " "
+        << (st.noNotify ? 1 : 0) << " " << st.loc.line << " " << st.loc.column
+        << " " << encodeField(st.loc.file) << " " << encodeField(st.desc)
+        << "\n";
+  for (const auto &w : s.wakes)
+    out << "wake " << w.step << " " << w.thread << " " << w.ordinal << "\n";
+  if (s.kind == Schedule::Kind::Race)
+    out << "race " << s.steps.size() - 2 << " " << s.steps.size() - 1 << "\n";
+  for (const auto &r : s.requests)
+    out << "request " << r.thread << " " << r.ordinal << " "
+        << trace::opName(r.kind) << " " << r.loc.line << " " << r.loc.column
+        << " " << encodeField(r.loc.file) << " " << r.holder << " "
+        << r.holderOrdinal << " " << encodeField(r.desc) << "\n";
+  out << "end\n";
+}
+
+} // namespace racepredict::replay

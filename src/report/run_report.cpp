@@ -1,0 +1,267 @@
+//===- report/run_report.cpp - Findings with their replay verdicts --------===//
+#include "racepredict/report/run_report.h"
+
+#include "racepredict/analysis/deadlock.h"
+
+#include <ostream>
+
+namespace racepredict::report {
+
+using json = nlohmann::ordered_json;
+using trace::Event;
+using trace::EventKind;
+
+namespace {
+
+const char *accessWord(EventKind k, bool capital) {
+  switch (k) {
+  case EventKind::Read:
+    return capital ? "Read" : "read";
+  case EventKind::Write:
+    return capital ? "Write" : "write";
+  case EventKind::AtomicRead:
+    return capital ? "Atomic read" : "atomic read";
+  case EventKind::AtomicWrite:
+    return capital ? "Atomic write" : "atomic write";
+  default:
+    return capital ? "Atomic read-modify-write" : "atomic read-modify-write";
+  }
+}
+
+std::string headline(const ReplayInfo &r) {
+  if (r.confirmed())
+    return "predicted, confirmed by replay";
+  return "predicted, replay " + r.verdict;
+}
+
+void printAccess(const trace::Trace &t, trace::EventId e,
+                 const std::string &variable, bool previous,
+                 std::ostream &out) {
+  const Event &ev = t.events[e];
+  out << "  " << (previous ? "Previous " : "")
+      << accessWord(ev.kind, !previous);
+  if (ev.size)
+    out << " of size " << unsigned(ev.size);
+  out << " at " << t.objName(ev);
+  if (!variable.empty())
+    out << " (" << variable << ")";
+  out << " by thread " << t.threadName(ev.thread) << " (event " << e << "):\n";
+  printStack(t, e, out);
+}
+
+/// TSan's "Thread T1 (tid=…) created by main thread at:".
+void printCreation(const RunReport &r, trace::ThreadId u, std::ostream &out) {
+  const trace::Trace &t = *r.trace;
+  trace::EventId fork = r.index->forkOf(u);
+  if (fork == trace::kNone)
+    return;
+  out << "  Thread " << t.threadName(u) << " created by thread "
+      << t.threadName(t.events[fork].thread) << " at:\n";
+  printStack(t, fork, out);
+}
+
+void printSchedule(const RunReport &r, const std::vector<trace::EventId> &w,
+                   const ReplayInfo &info, const char *what,
+                   std::ostream &out) {
+  size_t n = info.schedule.empty() ? w.size() : info.schedule.size();
+  out << "  Witness schedule (" << n << " steps; " << what << "):\n";
+  size_t width = std::to_string(n).size();
+  for (size_t i = 0; i < n; ++i) {
+    std::string num = std::to_string(i + 1);
+    out << "    " << std::string(width - num.size(), ' ') << num << ". "
+        << (info.schedule.empty() ? "[" + std::to_string(w[i]) + "] " +
+                                        describeEvent(*r.trace, w[i])
+                                  : info.schedule[i])
+        << "\n";
+  }
+}
+
+void printReplay(const RunReport &r, const ReplayInfo &info,
+                 std::ostream &out) {
+  out << "  Replay: " << info.verdict;
+  if (info.step)
+    out << " at step " << info.step << "/" << info.steps;
+  out << ": " << info.message << "\n";
+  if (!info.witnessFile.empty())
+    out << "  Replay it: racepredict replay --schedule " << info.witnessFile
+        << " --" << r.command << "\n";
+}
+
+bool shown(const RunReport &r, const ReplayInfo &info) {
+  return r.reportAll || info.confirmed();
+}
+
+json replayJson(const ReplayInfo &info) {
+  json d{{"message", info.message}};
+  if (info.step)
+    d["step"] = info.step, d["steps"] = info.steps;
+  if (!info.location.empty())
+    d["location"] = info.location;
+  if (!info.variable.empty())
+    d["variable"] = info.variable;
+  if (!info.witnessFile.empty())
+    d["witness_file"] = info.witnessFile;
+  return d;
+}
+
+json stackJson(const trace::Trace &t, trace::EventId e) {
+  json s = json::array();
+  for (const auto &f : eventStack(t, e))
+    s.push_back(f.function + " " + f.location);
+  return s;
+}
+
+/// The findings the report shows, as results of the predictors (so that
+/// the analyze printers can be reused on them).
+solver::RaceResult shownRaces(const RunReport &r) {
+  solver::RaceResult out;
+  out.stats = r.races->stats;
+  out.unknowns = r.races->unknowns;
+  for (size_t i = 0; i < r.races->races.size(); ++i)
+    if (shown(r, r.raceReplays[i]))
+      out.races.push_back(r.races->races[i]);
+  return out;
+}
+
+solver::DeadlockResult shownDeadlocks(const RunReport &r) {
+  solver::DeadlockResult out;
+  if (!r.deadlocks)
+    return out;
+  out.stats = r.deadlocks->stats;
+  out.unknowns = r.deadlocks->unknowns;
+  for (size_t i = 0; i < r.deadlocks->deadlocks.size(); ++i)
+    if (shown(r, r.deadlockReplays[i]))
+      out.deadlocks.push_back(r.deadlocks->deadlocks[i]);
+  return out;
+}
+
+size_t countVerdict(const RunReport &r, const std::string &v) {
+  size_t n = 0;
+  for (const auto &x : r.raceReplays)
+    n += x.verdict == v;
+  for (const auto &x : r.deadlockReplays)
+    n += x.verdict == v;
+  return n;
+}
+
+} // namespace
+
+size_t confirmedCount(const RunReport &r) {
+  return countVerdict(r, "confirmed");
+}
+
+void printRunReport(const RunReport &r, std::ostream &out) {
+  const trace::Trace &t = *r.trace;
+  size_t printed = 0;
+  for (size_t i = 0; i < r.races->races.size(); ++i) {
+    const auto &f = r.races->races[i];
+    const ReplayInfo &info = r.raceReplays[i];
+    if (!shown(r, info))
+      continue;
+    ++printed;
+    const Event &a = t.events[f.first], &b = t.events[f.second];
+    out << "==================\n"
+        << "WARNING: racepredict: data race (" << headline(info) << ")\n";
+    printAccess(t, f.second, info.variable, false, out);
+    printAccess(t, f.first, info.variable, true, out);
+    printCreation(r, b.thread, out);
+    printCreation(r, a.thread, out);
+    printSchedule(r, f.witness, info, "the last two race", out);
+    printReplay(r, info, out);
+    auto sa = eventStack(t, f.first), sb = eventStack(t, f.second);
+    out << "SUMMARY: racepredict: data race " << sb[0].location << " in "
+        << sb[0].function << " / " << sa[0].location << " in " << sa[0].function
+        << "\n";
+  }
+  if (r.deadlocks) {
+    for (size_t i = 0; i < r.deadlocks->deadlocks.size(); ++i) {
+      const auto &d = r.deadlocks->deadlocks[i];
+      const ReplayInfo &info = r.deadlockReplays[i];
+      if (!shown(r, info))
+        continue;
+      ++printed;
+      out << "==================\n"
+          << "WARNING: racepredict: " << d.kind << " deadlock ("
+          << headline(info) << "), " << d.blocked.size() << " thread"
+          << (d.blocked.size() == 1 ? "" : "s") << "\n";
+      std::string summary;
+      for (const auto &b : d.blocked) {
+        out << "  " << describeBlock(t, b, d.blocked) << ", at:\n";
+        printStack(t, b.event, out, "      ");
+        if (b.kind == analysis::BlockKind::Lock && b.since != trace::kNone) {
+          out << "    the lock was taken at:\n";
+          printStack(t, b.since, out, "      ");
+        }
+        auto s = eventStack(t, b.event);
+        summary += (summary.empty() ? "" : " / ") + s[0].location;
+      }
+      printSchedule(r, d.witness, info,
+                    "then every thread above blocks on its request", out);
+      printReplay(r, info, out);
+      out << "SUMMARY: racepredict: " << d.kind << " deadlock " << summary
+          << "\n";
+    }
+  }
+  if (printed)
+    out << "==================\n";
+  size_t total = r.raceReplays.size() + r.deadlockReplays.size();
+  out << "racepredict run: " << confirmedCount(r) << " of " << total
+      << " predicted finding" << (total == 1 ? "" : "s")
+      << " confirmed by replay (" << countVerdict(r, "diverged")
+      << " diverged, " << countVerdict(r, "not-reproduced")
+      << " not reproduced";
+  if (!r.reportAll && total > confirmedCount(r))
+    out << "; --report-all lists them";
+  out << ")";
+  size_t unknown = r.races->unknowns.size() +
+                   (r.deadlocks ? r.deadlocks->unknowns.size() : 0);
+  if (unknown)
+    out << "; " << unknown << " candidate" << (unknown == 1 ? "" : "s")
+        << " undecided (solver time-out)";
+  out << "\n";
+}
+
+json runReportJson(const RunReport &r) {
+  const trace::Trace &t = *r.trace;
+  json j = raceReportJson(t, shownRaces(r), r.ctx);
+  // One entry per shown race, in the same order as shownRaces.
+  size_t k = 0;
+  for (size_t i = 0; i < r.races->races.size(); ++i) {
+    const ReplayInfo &info = r.raceReplays[i];
+    if (!shown(r, info))
+      continue;
+    json &e = j["races"][k++];
+    for (const char *side : {"first", "second"}) {
+      trace::EventId ev = e[side]["event"].get<trace::EventId>();
+      e[side]["stack"] = stackJson(t, ev);
+    }
+    e["replay"] = info.verdict;
+    e["replay_detail"] = replayJson(info);
+  }
+  if (r.deadlocks) {
+    j["deadlocks"] = deadlocksJson(t, shownDeadlocks(r), *r.index);
+    size_t m = 0;
+    for (size_t i = 0; i < r.deadlocks->deadlocks.size(); ++i) {
+      const ReplayInfo &info = r.deadlockReplays[i];
+      if (!shown(r, info))
+        continue;
+      j["deadlocks"][m]["replay"] = info.verdict;
+      j["deadlocks"][m++]["replay_detail"] = replayJson(info);
+    }
+  }
+  j["program"] = r.argv;
+  j["stats"]["replay"] = {
+      {"replayed", r.raceReplays.size() + r.deadlockReplays.size()},
+      {"confirmed", confirmedCount(r)},
+      {"diverged", countVerdict(r, "diverged")},
+      {"not_reproduced", countVerdict(r, "not-reproduced")}};
+  return j;
+}
+
+json runReportSarif(const RunReport &r) {
+  solver::DeadlockResult d = shownDeadlocks(r);
+  return sarifReport(*r.trace, shownRaces(r), r.deadlocks ? &d : nullptr,
+                     *r.index, r.ctx);
+}
+
+} // namespace racepredict::report

@@ -1,0 +1,98 @@
+//===- tools/racepredict/analysis_pipeline.cpp - Load, index, predict -----===//
+#include "analysis_pipeline.h"
+
+#include "racepredict/report/suppressions.h"
+
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <filesystem>
+
+namespace racepredict::tool {
+
+void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
+  cmd->add_flag("--races", o.races,
+                "Predict data races (the default unless only --deadlocks)");
+  cmd->add_flag("--deadlocks", o.deadlocks,
+                "Predict deadlocks: lock cycles of any length, joins, "
+                "semaphores, barriers, condition waits");
+  cmd->add_flag("--all-pairs", o.allPairs,
+                "Report every racing event pair, not one per pair of source "
+                "locations");
+  cmd->add_option("--timeout-ms", o.timeoutMs,
+                  "Per-query solver time-out; a time-out counts as unknown");
+  cmd->add_option("--rlimit", o.rlimit,
+                  "Per-query machine-independent solver budget (Z3 rlimit)");
+  cmd->add_option("-j,--jobs", o.jobs,
+                  "Solver threads (output is the same for every value)")
+      ->check(CLI::Range(1u, 256u));
+  cmd->add_option("--dump-smt2", o.dumpSmt2,
+                  "Write every solver query as an .smt2 file here");
+  cmd->add_flag("--no-filters", o.noFilters,
+                "Send every conflicting pair to the solver (no lockset or "
+                "must-happen-before pre-filtering)");
+  cmd->add_flag("--no-fast-path", o.noFastPath,
+                "Decide every candidate with the solver (no observed-order "
+                "closure witnesses)");
+  cmd->add_flag("--candidates-only", o.candidatesOnly,
+                "Stop after the filters and print the candidate counts");
+  cmd->add_flag("--allow-truncated", o.allowTruncated,
+                "Analyse a cut binary trace up to the cut");
+  cmd->add_option("--suppressions", o.suppressions,
+                  "Drop findings matched by TSan-style rules (race:PATTERN, "
+                  "deadlock:PATTERN, property:NAME)");
+}
+
+Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
+  AnalysisResult res;
+  // The suppressions first: a bad file must not cost a whole analysis.
+  report::Suppressions supp;
+  if (!o.suppressions.empty()) {
+    auto s = report::Suppressions::load(o.suppressions);
+    if (!s)
+      return s.error();
+    supp = std::move(*s);
+  }
+  trace::ReadOptions ro;
+  ro.allowTruncated = o.allowTruncated;
+  auto loadStart = std::chrono::steady_clock::now();
+  auto t = trace::readTraceFile(o.trace, ro, &res.readInfo);
+  res.loadSeconds = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - loadStart)
+                        .count();
+  if (!t)
+    return t.error();
+  if (res.readInfo.truncated)
+    spdlog::warn("{} (analysing the events before the cut)",
+                 res.readInfo.truncation);
+  res.trace = std::make_unique<trace::Trace>(std::move(*t));
+  res.index = std::make_unique<analysis::TraceIndex>(*res.trace);
+  solver::RaceOptions opts;
+  opts.allPairs = o.allPairs;
+  opts.timeoutMs = o.timeoutMs;
+  opts.rlimit = o.rlimit;
+  opts.jobs = o.jobs;
+  opts.noFilters = o.noFilters;
+  opts.noFastPath = o.noFastPath;
+  opts.dumpSmt2Dir = o.dumpSmt2;
+  opts.candidatesOnly = o.candidatesOnly;
+  if (!o.dumpSmt2.empty())
+    std::filesystem::create_directories(o.dumpSmt2);
+  if (o.doRaces())
+    res.races = solver::predictRaces(*res.index, opts);
+  if (o.doDeadlocks()) {
+    solver::DeadlockOptions dopt;
+    dopt.allCycles = o.allPairs;
+    dopt.timeoutMs = o.timeoutMs;
+    dopt.rlimit = o.rlimit;
+    dopt.noFilters = o.noFilters;
+    dopt.dumpSmt2Dir = o.dumpSmt2;
+    res.deadlocks = solver::predictDeadlocks(*res.index, dopt);
+  }
+  res.suppressed = report::removeSuppressed(supp, *res.trace, *res.index,
+                                            res.races, &res.deadlocks);
+  return res;
+}
+
+} // namespace racepredict::tool

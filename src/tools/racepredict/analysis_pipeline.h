@@ -1,0 +1,67 @@
+//===- tools/racepredict/analysis_pipeline.h - Load, index, predict -------===//
+//
+// The analysis half shared by `analyze`, `run` (and `batch`): read a trace,
+// index it, predict races and/or deadlocks. Printing stays with the caller.
+//
+#pragma once
+
+#include "racepredict/analysis/trace_index.h"
+#include "racepredict/solver/deadlock_predictor.h"
+#include "racepredict/solver/race_predictor.h"
+#include "racepredict/support/error.h"
+#include "racepredict/trace/trace_file.h"
+
+#include <memory>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace racepredict::tool {
+
+/// The analysis flags of `analyze` (and every command that analyses).
+struct AnalysisOptions {
+  std::string trace;
+  bool races = false;
+  bool deadlocks = false;
+  bool allPairs = false;
+  unsigned timeoutMs = 0;
+  uint64_t rlimit = 0;
+  unsigned jobs = 1;
+  std::string dumpSmt2;
+  bool noFilters = false;
+  bool noFastPath = false;
+  bool allowTruncated = false;
+  bool candidatesOnly = false;
+  /// TSan-style suppressions file (race:, deadlock:, property:); empty = none.
+  std::string suppressions;
+
+  /// Races unless only --deadlocks was asked for.
+  bool doRaces() const { return races || !deadlocks; }
+  bool doDeadlocks() const { return deadlocks && !candidatesOnly; }
+};
+
+/// Registers the analysis flags (not the trace argument, not the output
+/// flags) on `cmd`, bound to `o`: one definition for every command.
+void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o);
+
+struct AnalysisResult {
+  /// Owned on the heap: `index` refers to it.
+  std::unique_ptr<trace::Trace> trace;
+  std::unique_ptr<analysis::TraceIndex> index;
+  trace::ReadInfo readInfo;
+  double loadSeconds = 0;
+  solver::RaceResult races;
+  solver::DeadlockResult deadlocks;
+  /// Findings dropped by the suppressions file.
+  size_t suppressed = 0;
+};
+
+/// Reads `o.trace` and runs the predictors `o` asks for, then drops the
+/// findings the suppressions file matches. A bad trace or suppressions file
+/// is an Error naming the file and position; a truncated trace (allowed by
+/// o.allowTruncated) is logged as a warning.
+Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o);
+
+} // namespace racepredict::tool

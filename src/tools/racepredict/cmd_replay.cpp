@@ -1,0 +1,194 @@
+//===- tools/racepredict/cmd_replay.cpp - `racepredict replay` ------------===//
+//
+// Reproduces one finding: validates its witness file against the trace,
+// translates it into a schedule file and runs the program under it, the
+// runtime printing every step with its source line as it executes. The
+// same schedule works under a debugger: --print-env prints the environment
+// to use and exits without running.
+//
+#include "commands.h"
+#include "program_input.h"
+#include "witness_input.h"
+
+#include "racepredict/replay/replay_driver.h"
+#include "racepredict/trace/trace_file.h"
+
+#include <CLI/CLI.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace racepredict::tool {
+namespace {
+
+struct ReplayArgs {
+  std::string witness;
+  std::string trace;
+  std::string stdinFile;
+  std::string scheduleOut;
+  std::string traceOut;
+  unsigned stepTimeoutMs = 3000;
+  double timeout = 0;
+  bool quiet = false;
+  bool printEnv = false;
+  bool keepAslr = false;
+  std::vector<std::string> command;
+};
+
+/// The witness's trace: --trace, else its "trace" field as written, else
+/// relative to the witness file's directory.
+std::string tracePathFor(const ReplayArgs &a, const WitnessInput &w) {
+  namespace fs = std::filesystem;
+  if (!a.trace.empty())
+    return a.trace;
+  if (w.trace.empty() || fs::path(w.trace).is_absolute() || fs::exists(w.trace))
+    return w.trace;
+  fs::path beside = fs::path(a.witness).parent_path() / w.trace;
+  return fs::exists(beside) ? beside.string() : w.trace;
+}
+
+int runReplay(const ReplayArgs &a) {
+  auto w = readWitnessFile(a.witness);
+  if (!w) {
+    std::cerr << "racepredict: " << w.error().message << "\n";
+    return kExitInput;
+  }
+  std::string tracePath = tracePathFor(a, *w);
+  if (tracePath.empty()) {
+    std::cerr << "racepredict: " << a.witness
+              << " names no trace; give it with --trace\n";
+    return kExitInput;
+  }
+  auto t = trace::readTraceFile(tracePath);
+  if (!t) {
+    std::cerr << "racepredict: " << t.error().message << "\n";
+    return kExitInput;
+  }
+  analysis::TraceIndex idx(*t);
+  auto steps = validatedSteps(idx, *w, a.witness);
+  if (!steps) {
+    std::cerr << "racepredict: " << steps.error().message << "\n";
+    return kExitInput;
+  }
+  report::SourceText src;
+  auto sched = scheduleFor(idx, *w, *steps, src);
+  if (!sched) {
+    std::cerr << "racepredict: cannot replay " << a.witness << ": "
+              << sched.error().message << "\n";
+    return kExitInput;
+  }
+  auto work = makeWorkDir("racepredict-replay");
+  if (!work) {
+    std::cerr << "racepredict: " << work.error().message << "\n";
+    return kExitInput;
+  }
+  replay::ReplayRequest req;
+  req.argv = a.command;
+  req.schedulePath = a.scheduleOut.empty()
+                         ? *work + "/schedule.rpsched"
+                         : std::filesystem::absolute(a.scheduleOut).string();
+  req.resultPath = *work + "/result";
+  req.stepTimeoutMs = a.stepTimeoutMs;
+  req.verbose = !a.quiet;
+  req.keepAslr = a.keepAslr;
+  req.timeoutSeconds = a.timeout;
+  req.graceSeconds = -1; // the user watches the program: let it end
+  req.traceOut = a.traceOut;
+  std::string quotedCmd;
+  for (const auto &c : a.command)
+    quotedCmd += " " + shellQuote(c);
+  if (a.printEnv) {
+    // The schedule file must outlive us: only with --schedule-out.
+    replay::ReplayRequest dbg = req;
+    dbg.resultPath.clear();
+    dbg.verbose = true;
+    if (a.scheduleOut.empty()) {
+      std::cerr << "racepredict: --print-env needs --schedule-out FILE (the "
+                   "schedule must outlive this command)\n";
+      removeTree(*work);
+      return kExitInput;
+    }
+    std::ofstream out(req.schedulePath);
+    replay::writeSchedule(*sched, out);
+    std::string opts;
+    for (const auto &o : replay::replayOptions(dbg))
+      opts += (opts.empty() ? "" : ":") + o;
+    std::cout << "RACEPREDICT_OPTIONS=" << shellQuote(opts) << "\n";
+    std::cerr << "racepredict: for example: RACEPREDICT_OPTIONS="
+              << shellQuote(opts) << " gdb --args" << quotedCmd << "\n";
+    removeTree(*work);
+    return kExitClean;
+  }
+  auto in = programStdin(a.stdinFile, *work);
+  if (!in) {
+    std::cerr << "racepredict: " << in.error().message << "\n";
+    removeTree(*work);
+    return kExitInput;
+  }
+  req.stdinFile = *in;
+  std::cerr << "racepredict replay: " << (w->deadlock ? "deadlock" : "race")
+            << " witness " << a.witness << ", " << sched->steps.size()
+            << " steps, on" << quotedCmd << "\n";
+  if (!a.scheduleOut.empty())
+    std::cerr << "racepredict replay: under a debugger: "
+                 "RACEPREDICT_OPTIONS="
+              << shellQuote("replay=" + req.schedulePath +
+                            ":replay_verbose=1:replay_timeout=0")
+              << " gdb --args" << quotedCmd << "\n";
+  auto o = replay::replaySchedule(*sched, req);
+  if (!o) {
+    std::cerr << "racepredict: " << o.error().message << "\n";
+    removeTree(*work);
+    return kExitInput;
+  }
+  if (o->noVerdict) {
+    std::cerr << "racepredict: " << o->message << "\n";
+    removeTree(*work);
+    return kExitInput;
+  }
+  std::cout << "racepredict replay: " << replay::verdictName(o->verdict);
+  if (o->step)
+    std::cout << " at step " << o->step << "/" << o->steps;
+  std::cout << ": " << o->message << "\n";
+  removeTree(*work);
+  return o->verdict == replay::Verdict::Confirmed ? kExitFound : kExitClean;
+}
+
+} // namespace
+
+void addReplayCommand(CLI::App &app, int &exitCode) {
+  auto args = std::make_shared<ReplayArgs>();
+  CLI::App *cmd = app.add_subcommand(
+      "replay", "Run the program under one witness schedule and confirm the "
+                "race or deadlock really happens (exit 1 when confirmed)");
+  cmd->add_option("--schedule", args->witness,
+                  "Witness file written by --witness-dir (analyze or run)")
+      ->required();
+  cmd->add_option("--trace", args->trace,
+                  "The trace of the witness (default: its \"trace\" field)");
+  cmd->add_option("--stdin", args->stdinFile,
+                  "Give the program this file as standard input (default: "
+                  "our stdin when it is not a terminal, else /dev/null)");
+  cmd->add_option("--step-timeout-ms", args->stepTimeoutMs,
+                  "How long one step may take before the replay ends as "
+                  "diverged (0 = forever)");
+  cmd->add_option("--timeout", args->timeout,
+                  "Kill the program after this many seconds (0 = never)");
+  cmd->add_option("--schedule-out", args->scheduleOut,
+                  "Keep the runtime's schedule file here (to replay again, "
+                  "e.g. under gdb)");
+  cmd->add_option("--trace-out", args->traceOut,
+                  "Also record the replayed run into this trace");
+  cmd->add_flag("--print-env", args->printEnv,
+                "Only write --schedule-out and print the RACEPREDICT_OPTIONS "
+                "that replay it (for gdb --args PROG)");
+  cmd->add_flag("-q,--quiet", args->quiet, "Do not print the steps");
+  cmd->add_flag("--keep-aslr", args->keepAslr,
+                "Keep address-space randomisation on");
+  cmd->add_option("command", args->command, "-- PROG ARGS...")->required();
+  cmd->callback([args, &exitCode]() { exitCode = runReplay(*args); });
+}
+
+} // namespace racepredict::tool

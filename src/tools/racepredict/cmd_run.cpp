@@ -1,0 +1,324 @@
+//===- tools/racepredict/cmd_run.cpp - `racepredict run`
+//-------------------===//
+//
+// record → analyze → replay every finding → report the confirmed ones. The
+// program gets the same argv, stdin and environment in the recording and
+// in every replay (program_input.h, replay/runner.h); replays run in
+// parallel (-j) in their own processes, each with its own schedule and
+// result file in a private work directory.
+//
+#include "analysis_pipeline.h"
+#include "commands.h"
+#include "program_input.h"
+#include "witness_input.h"
+
+#include "racepredict/analysis/deadlock.h"
+
+#include "racepredict/replay/replay_driver.h"
+#include "racepredict/report/run_report.h"
+#include "racepredict/report/witness_file.h"
+
+#include <CLI/CLI.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <thread>
+#include <variant>
+
+namespace racepredict::tool {
+namespace {
+
+struct RunArgs {
+  AnalysisOptions analysis;
+  std::string format = "text";
+  std::string witnessDir;
+  std::string output;
+  std::string traceOut;
+  std::string stdinFile;
+  bool reportAll = false;
+  bool keepAslr = false;
+  bool keepWorkDir = false;
+  unsigned stepTimeoutMs = 3000;
+  double replayTimeout = 60;
+  std::vector<std::string> command;
+};
+
+/// One finding to replay: its schedule (or why there is none).
+struct Job {
+  Expected<replay::Schedule> schedule = Error{""};
+  report::ReplayInfo info;
+};
+
+report::ReplayInfo verdictInfo(const replay::ReplayOutcome &o) {
+  report::ReplayInfo info;
+  info.verdict = replay::verdictName(o.verdict);
+  info.message = o.message;
+  info.location = o.location;
+  info.variable = o.variable;
+  info.step = o.step;
+  info.steps = o.steps;
+  return info;
+}
+
+/// Replays every job that has a schedule, `jobs` at a time.
+void replayAll(std::vector<Job> &jobs, const RunArgs &a,
+               const std::string &work, const std::string &stdinFile) {
+  std::atomic<size_t> next{0};
+  auto worker = [&]() {
+    for (size_t i; (i = next++) < jobs.size();) {
+      Job &j = jobs[i];
+      if (!j.schedule)
+        continue;
+      replay::ReplayRequest req;
+      req.argv = a.command;
+      req.stdinFile = stdinFile;
+      std::string base = work + "/replay-" + std::to_string(i);
+      req.schedulePath = base + ".rpsched";
+      req.resultPath = base + ".result";
+      req.outputFile = base + ".out";
+      req.stepTimeoutMs = a.stepTimeoutMs;
+      req.keepAslr = a.keepAslr;
+      req.timeoutSeconds = a.replayTimeout;
+      req.graceSeconds = 1;
+      auto o = replay::replaySchedule(*j.schedule, req);
+      report::ReplayInfo info;
+      if (o) {
+        info = verdictInfo(*o);
+      } else {
+        info.verdict = replay::verdictName(replay::Verdict::NotReproduced);
+        info.message = "not replayed: " + o.error().message;
+      }
+      info.witnessFile = j.info.witnessFile;
+      info.schedule = std::move(j.info.schedule);
+      j.info = std::move(info);
+    }
+  };
+  unsigned n =
+      std::max(1u, std::min<unsigned>(a.analysis.jobs,
+                                      static_cast<unsigned>(jobs.size())));
+  std::vector<std::thread> pool;
+  for (unsigned k = 0; k < n; ++k)
+    pool.emplace_back(worker);
+  for (auto &t : pool)
+    t.join();
+}
+
+Job jobFor(Expected<replay::Schedule> s, const std::string &witnessFile) {
+  Job j;
+  j.info.witnessFile = witnessFile;
+  if (s) {
+    for (const auto &st : s->steps)
+      j.info.schedule.push_back(st.desc);
+  } else {
+    j.info.verdict = replay::verdictName(replay::Verdict::NotReproduced);
+    j.info.message = "not replayed: " + s.error().message;
+  }
+  j.schedule = std::move(s);
+  return j;
+}
+
+/// Records the program; returns the trace path or an exit code.
+std::variant<std::string, int> record(const RunArgs &a, const std::string &work,
+                                      const std::string &stdinFile,
+                                      std::string &quoted) {
+  namespace fs = std::filesystem;
+  std::string trace = !a.traceOut.empty()     ? a.traceOut
+                      : !a.witnessDir.empty() ? a.witnessDir + "/trace.rptrace"
+                                              : work + "/trace.rptrace";
+  std::error_code ec;
+  fs::create_directories(fs::absolute(trace).parent_path(), ec);
+  trace = fs::absolute(trace).string();
+  fs::remove(trace, ec);
+  std::cerr << "racepredict run: recording" << quoted << "\n";
+  replay::RunSpec spec;
+  spec.argv = a.command;
+  spec.stdinFile = stdinFile;
+  // replay= (empty) too: a replay= in the user's RACEPREDICT_OPTIONS must
+  // not turn the recording into a replay.
+  spec.options = {"trace=" + trace, "replay="};
+  spec.stdoutToStderr = true; // stdout is the report's
+  spec.keepAslr = a.keepAslr;
+  auto rec = replay::runProgram(spec);
+  if (!rec) {
+    std::cerr << "racepredict: " << rec.error().message << "\n";
+    return kExitInput;
+  }
+  bool haveTrace = fs::exists(trace);
+  if (!rec->exited) {
+    std::cerr << "racepredict: the program was killed by signal " << rec->signal
+              << " (" << strsignal(rec->signal)
+              << ") while recording; nothing was analysed or replayed. "
+              << (haveTrace ? "The trace is kept: " + trace
+                            : std::string("It left no trace."))
+              << "\n";
+    return kExitInput;
+  }
+  if (!haveTrace) {
+    std::cerr << "racepredict: the program wrote no trace (exit status "
+              << rec->exitCode << "); was it built with racepredict-cc?\n";
+    return kExitInput;
+  }
+  if (rec->exitCode != 0)
+    std::cerr << "racepredict run: note: the program exited with status "
+              << rec->exitCode << "\n";
+  return trace;
+}
+
+int runRun(RunArgs a) {
+  auto work = makeWorkDir("racepredict-run");
+  if (!work) {
+    std::cerr << "racepredict: " << work.error().message << "\n";
+    return kExitInput;
+  }
+  bool keep = a.keepWorkDir;
+  struct Cleanup {
+    std::string dir;
+    bool *keep;
+    ~Cleanup() {
+      if (!*keep)
+        removeTree(dir);
+    }
+  } cleanup{*work, &keep};
+  auto in = programStdin(a.stdinFile, *work);
+  if (!in) {
+    std::cerr << "racepredict: " << in.error().message << "\n";
+    return kExitInput;
+  }
+  std::string quoted;
+  for (const auto &c : a.command)
+    quoted += " " + shellQuote(c);
+  auto rec = record(a, *work, *in, quoted);
+  if (auto *rc = std::get_if<int>(&rec)) {
+    keep = true; // the trace of a crashed recording stays for a look
+    return *rc;
+  }
+  a.analysis.trace = std::get<std::string>(rec);
+  auto res = runAnalysis(a.analysis);
+  if (!res) {
+    std::cerr << "racepredict: " << res.error().message << "\n";
+    return kExitInput;
+  }
+  const trace::Trace &t = *res->trace;
+  const analysis::TraceIndex &idx = *res->index;
+  std::vector<std::string> files;
+  if (!a.witnessDir.empty()) {
+    auto w = report::writeWitnessFiles(
+        a.witnessDir, t, res->races,
+        a.analysis.doDeadlocks() ? &res->deadlocks : nullptr, idx,
+        a.analysis.trace);
+    if (!w) {
+      std::cerr << "racepredict: " << w.error().message << "\n";
+      return kExitInput;
+    }
+    files = *w;
+  }
+  report::SourceText src;
+  std::vector<Job> jobs;
+  size_t fileIdx = 0;
+  auto nextFile = [&]() {
+    return fileIdx < files.size() ? files[fileIdx++] : std::string();
+  };
+  for (const auto &f : res->races.races)
+    jobs.push_back(
+        jobFor(replay::raceSchedule(idx, f.steps, f.first, f.second, src),
+               nextFile()));
+  for (const auto &d : res->deadlocks.deadlocks) {
+    std::vector<DeadlockBlock> blocked;
+    for (const auto &b : d.blocked)
+      blocked.push_back(
+          {b.event, analysis::blockKindName(b.kind),
+           b.kind == analysis::BlockKind::Lock ? b.since : analysis::kNone});
+    jobs.push_back(
+        jobFor(deadlockReplaySchedule(idx, d.steps, blocked, src), nextFile()));
+  }
+  if (!jobs.empty())
+    std::cerr << "racepredict run: " << t.events.size() << " events, "
+              << jobs.size() << " predicted finding"
+              << (jobs.size() == 1 ? "" : "s") << "; replaying "
+              << (jobs.size() == 1 ? "it" : "each") << "\n";
+  replayAll(jobs, a, *work, *in);
+
+  report::RunReport r;
+  r.trace = &t;
+  r.index = &idx;
+  r.races = &res->races;
+  r.deadlocks = a.analysis.doDeadlocks() ? &res->deadlocks : nullptr;
+  size_t k = 0;
+  for (; k < res->races.races.size(); ++k)
+    r.raceReplays.push_back(jobs[k].info);
+  for (; k < jobs.size(); ++k)
+    r.deadlockReplays.push_back(jobs[k].info);
+  r.reportAll = a.reportAll;
+  r.command = quoted;
+  r.argv = a.command;
+  r.ctx.tracePath = a.analysis.trace;
+
+  std::ofstream file;
+  std::ostream *out = &std::cout;
+  if (!a.output.empty()) {
+    file.open(a.output);
+    if (!file) {
+      std::cerr << "racepredict: cannot write '" << a.output << "'\n";
+      return kExitInput;
+    }
+    out = &file;
+  }
+  if (a.format == "json")
+    *out << report::runReportJson(r).dump(2) << "\n";
+  else if (a.format == "sarif")
+    *out << report::runReportSarif(r).dump(2) << "\n";
+  else
+    report::printRunReport(r, *out);
+  if (report::confirmedCount(r))
+    return kExitFound;
+  bool unknown =
+      !res->races.unknowns.empty() || !res->deadlocks.unknowns.empty();
+  return unknown ? kExitInconclusive : kExitClean;
+}
+
+} // namespace
+
+void addRunCommand(CLI::App &app, int &exitCode) {
+  auto args = std::make_shared<RunArgs>();
+  CLI::App *cmd = app.add_subcommand(
+      "run", "Record the program, predict its races (and deadlocks), replay "
+             "every prediction and report the ones replay confirms (exit 1 "
+             "when one is confirmed)");
+  addAnalysisFlags(cmd, args->analysis);
+  cmd->get_option("--jobs")->description(
+      "Solver threads, and how many replays run in parallel");
+  cmd->add_option("--format", args->format, "Report format")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
+  cmd->add_option("-o,--output", args->output, "Write the report here");
+  cmd->add_option("--witness-dir", args->witnessDir,
+                  "Write each witness as JSON here (with the trace, so that "
+                  "`racepredict replay --schedule` can reproduce it later)");
+  cmd->add_option("--trace-out", args->traceOut,
+                  "Record into this trace (kept) instead of a temporary one");
+  cmd->add_option("--stdin", args->stdinFile,
+                  "Give the program this file as standard input in the "
+                  "recording and every replay (default: our stdin when it is "
+                  "not a terminal, else /dev/null)");
+  cmd->add_flag("--report-all", args->reportAll,
+                "Also report the findings replay did not confirm (diverged, "
+                "not reproduced)");
+  cmd->add_option("--step-timeout-ms", args->stepTimeoutMs,
+                  "How long one replay step may take before that replay "
+                  "ends as diverged");
+  cmd->add_option("--replay-timeout", args->replayTimeout,
+                  "Kill a replayed program after this many seconds");
+  cmd->add_flag("--keep-aslr", args->keepAslr,
+                "Keep address-space randomisation on");
+  cmd->add_flag("--keep-work-dir", args->keepWorkDir,
+                "Keep the temporary directory (schedules, verdicts, replay "
+                "outputs)");
+  cmd->add_option("command", args->command, "-- PROG ARGS...")->required();
+  cmd->callback([args, &exitCode]() { exitCode = runRun(*args); });
+}
+
+} // namespace racepredict::tool

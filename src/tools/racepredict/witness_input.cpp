@@ -1,0 +1,131 @@
+//===- tools/racepredict/witness_input.cpp - Read a --witness-dir file ----===//
+#include "witness_input.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace racepredict::tool {
+
+Expected<WitnessInput> readWitnessFile(const std::string &path) {
+  std::ifstream in(path);
+  if (!in)
+    return Error{"cannot open witness '" + path + "'"};
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return Error{path + ": not a JSON object"};
+  WitnessInput w;
+  try {
+    std::string kind = j.value("kind", "race");
+    if (kind != "race" && kind != "deadlock")
+      return Error{path + ": unknown witness kind '" + kind + "'"};
+    w.deadlock = kind == "deadlock";
+    w.trace = j.value("trace", "");
+    w.witness = j.at("witness").get<std::vector<analysis::EventId>>();
+    if (j.contains("steps"))
+      for (const auto &s : j["steps"])
+        w.steps.push_back(
+            {s.at("event").get<analysis::EventId>(), s.value("half", false)});
+    if (w.deadlock) {
+      // Every blocked thread: its event, and for a lock the acquisition
+      // its holder made (the replayer checks the holder still has it).
+      for (const auto &b : j.at("blocked")) {
+        DeadlockBlock blk;
+        blk.event = b.at("event").get<analysis::EventId>();
+        const auto &on = b.at("blocked_on");
+        blk.kind = on.at("kind").get<std::string>();
+        if (on.contains("held_since"))
+          blk.heldSince = on["held_since"].at("event").get<analysis::EventId>();
+        w.blocked.push_back(blk);
+      }
+    } else {
+      w.first = j.at("first").at("event").get<analysis::EventId>();
+      w.second = j.at("second").at("event").get<analysis::EventId>();
+    }
+  } catch (const nlohmann::json::exception &e) {
+    return Error{path + ": not a racepredict witness file (" + e.what() + ")"};
+  }
+  return w;
+}
+
+Expected<std::vector<analysis::Step>>
+validatedSteps(const analysis::TraceIndex &idx, const WitnessInput &w,
+               const std::string &path) {
+  size_t n = idx.trace().events.size();
+  for (auto e : w.witness)
+    if (e >= n)
+      return Error{path + ": event " + std::to_string(e) +
+                   " is not in the trace (" + std::to_string(n) +
+                   " events): is it the witness of another trace?"};
+  std::vector<analysis::Step> steps = w.steps;
+  for (const auto &s : steps)
+    if (s.event >= n)
+      return Error{path + ": step event " + std::to_string(s.event) +
+                   " is not in the trace"};
+  if (steps.empty()) {
+    std::vector<analysis::EventId> prefix = w.witness;
+    if (!w.deadlock) {
+      if (prefix.size() < 2)
+        return Error{path + ": the witness does not end with the racing pair"};
+      prefix.resize(prefix.size() - 2);
+    }
+    auto expanded = analysis::expandWitness(idx, prefix);
+    if (!expanded)
+      return Error{path + ": the witness is not a valid schedule of the trace"};
+    steps = *expanded;
+    if (!w.deadlock) {
+      steps.push_back({w.first});
+      steps.push_back({w.second});
+    }
+  }
+  std::optional<std::string> why;
+  if (w.deadlock) {
+    std::vector<analysis::EventId> blocked;
+    for (const auto &b : w.blocked)
+      blocked.push_back(b.event);
+    why = analysis::checkDeadlockWitness(idx, steps, blocked);
+  } else {
+    if (steps.size() < 2 || steps[steps.size() - 2].event != w.first ||
+        steps.back().event != w.second)
+      return Error{path + ": the steps do not end with the racing pair"};
+    std::vector<analysis::Step> prefix(steps.begin(), steps.end() - 2);
+    why = analysis::checkRaceWitness(idx, prefix, w.first, w.second);
+  }
+  if (why)
+    return Error{path + ": the witness does not hold on the trace: " + *why};
+  return steps;
+}
+
+Expected<replay::Schedule> deadlockReplaySchedule(
+    const analysis::TraceIndex &idx, const std::vector<analysis::Step> &steps,
+    const std::vector<DeadlockBlock> &blocked, report::SourceText &src) {
+  // The replaying watchdog confirms threads blocked on locks whose holder
+  // it can check: the lock cycle. Threads blocked because of it (a join on
+  // a cycle thread) follow from it and need no check of their own.
+  std::vector<replay::DeadlockRequest> reqs;
+  std::string other;
+  for (const auto &b : blocked) {
+    if (b.kind == "lock" && b.heldSince != analysis::kNone)
+      reqs.push_back({b.event, b.heldSince});
+    else if (other.empty())
+      other = b.kind + " (event " + std::to_string(b.event) + ")";
+  }
+  if (reqs.size() < 2)
+    return Error{"replaying a deadlock that is not a lock cycle is not "
+                 "supported yet: a thread blocks on a " +
+                 other};
+  return replay::deadlockSchedule(idx, steps, reqs, src);
+}
+
+Expected<replay::Schedule> scheduleFor(const analysis::TraceIndex &idx,
+                                       const WitnessInput &w,
+                                       const std::vector<analysis::Step> &s,
+                                       report::SourceText &src) {
+  if (w.deadlock) {
+    std::vector<DeadlockBlock> blocked = w.blocked;
+    return deadlockReplaySchedule(idx, s, blocked, src);
+  }
+  return replay::raceSchedule(idx, s, w.first, w.second, src);
+}
+
+} // namespace racepredict::tool

@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""End-to-end tests of witness replay: `racepredict run` and `replay`.
+
+Modes:
+  run       compile SRC, `racepredict run --races --deadlocks --format json
+            --report-all`, and compare exactly: the predicted races
+            (`// expect-race: A B`), deadlocks (`// expect-deadlock: A B`, the
+            request lines) and each one's replay verdict (`// expect-replay:
+            V`, default confirmed); the exit status (1 iff something was
+            confirmed); the text report shows exactly the confirmed ones. A
+            confirmed deadlock is replayed once more with the printed
+            RACEPREDICT_OPTIONS (as under gdb) to check that the watchdog
+            ended the process with its own status.
+  repeat    replay the race witness of SRC N times: confirmed every time.
+  crash     a program killed by a signal while recording: exit 2, a clear
+            message, and the trace is kept.
+  gdb       replay the race witness of SRC under `gdb -batch` with the
+            environment `replay --print-env` prints (skipped without gdb).
+  errors    bad schedule files and witnesses are rejected with file, line
+            and exit status 2.
+  address   the replayed run reads another address than the recorded one
+            (the environment changes an index): not-reproduced, never
+            confirmed on the strength of the trace's location names.
+"""
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+DEADLOCK_EXIT = 86  # RP_REPLAY_DEADLOCK_EXIT, include/racepredict/abi/replay.h
+
+
+def annotations(src):
+    anchors, races, deadlocks, verdict = {}, set(), set(), "confirmed"
+    base = os.path.basename(src)
+    with open(src) as f:
+        lines = f.read().splitlines()
+    for n, line in enumerate(lines, 1):
+        m = re.search(r"//\s*@(\w+)\s*$", line)
+        if m:
+            anchors[m.group(1)] = f"{base}:{n}"
+    for line in lines:
+        m = re.search(r"expect-race:\s*(\w+)\s+(\w+)", line)
+        if m:
+            races.add(tuple(sorted((anchors[m.group(1)], anchors[m.group(2)]))))
+        m = re.search(r"expect-deadlock:\s*((?:\w+\s*)+)$", line)
+        if m:
+            deadlocks.add(tuple(sorted(anchors[a] for a in m.group(1).split())))
+        m = re.search(r"expect-replay:\s*([\w-]+)", line)
+        if m:
+            verdict = m.group(1)
+    return races, deadlocks, verdict
+
+
+def file_line(loc):
+    parts = loc.split(":")
+    return f"{os.path.basename(parts[0])}:{parts[1]}" if len(parts) > 1 else loc
+
+
+def run(cmd, **kw):
+    print("+", " ".join(shlex.quote(c) for c in cmd), flush=True)
+    return subprocess.run(cmd, **kw)
+
+
+def fail(msg):
+    print("FAIL:", msg)
+    return 1
+
+
+def compile_prog(a, name):
+    exe = os.path.join(a.workdir, name)
+    if run([a.cc, a.opt, a.src, "-o", exe]).returncode != 0:
+        raise SystemExit(fail("compilation failed"))
+    return exe
+
+
+def witness_of(a, exe, wdir, kind="race"):
+    """Records and analyses once; returns the first witness file of kind."""
+    shutil.rmtree(wdir, ignore_errors=True)
+    r = run([a.racepredict, "run", "--races", "--deadlocks", "--witness-dir",
+             wdir, "--report-all", "--", exe], stdout=subprocess.PIPE,
+            text=True, timeout=300)
+    if r.returncode not in (0, 1):
+        raise SystemExit(fail(f"run exited with {r.returncode}"))
+    files = sorted(f for f in os.listdir(wdir) if f.startswith(kind + "-"))
+    if not files:
+        raise SystemExit(fail(f"no {kind} witness in {wdir}"))
+    return os.path.join(wdir, files[0])
+
+
+def debugger_options(a, exe, witness, sched):
+    r = run([a.racepredict, "replay", "--schedule", witness, "--schedule-out",
+             sched, "--print-env", "--", exe], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        raise SystemExit(fail(f"replay --print-env exited {r.returncode}: "
+                              f"{r.stderr}"))
+    m = re.match(r"RACEPREDICT_OPTIONS=(.*)$", r.stdout.strip())
+    if not m or "gdb --args" not in r.stderr:
+        raise SystemExit(fail(f"--print-env printed {r.stdout!r} {r.stderr!r}"))
+    return shlex.split(m.group(1))[0]
+
+
+def mode_run(a):
+    name = os.path.splitext(os.path.basename(a.src))[0] + a.opt.replace("-", "_")
+    exe = compile_prog(a, name)
+    want_races, want_deadlocks, want_verdict = annotations(a.src)
+    wdir = os.path.join(a.workdir, name + ".witnesses")
+    shutil.rmtree(wdir, ignore_errors=True)
+    cmd = [a.racepredict, "run", "--races", "--deadlocks", "--report-all",
+           "--step-timeout-ms", "1000", "-j", "2", "--witness-dir", wdir]
+    r = run(cmd + ["--format", "json", "--", exe], stdout=subprocess.PIPE,
+            text=True, timeout=300)
+    if r.returncode not in (0, 1):
+        return fail(f"run exited with {r.returncode}")
+    rep = json.loads(r.stdout)
+    got_races = {tuple(sorted((file_line(x["first"]["loc"]),
+                               file_line(x["second"]["loc"])))): x["replay"]
+                 for x in rep["races"]}
+    got_deadlocks = {tuple(sorted(file_line(c["loc"]) for c in d["cycle"])):
+                     d["replay"] for d in rep["deadlocks"]}
+    print("races:", got_races, "deadlocks:", got_deadlocks)
+    if set(got_races) != want_races:
+        return fail(f"races {sorted(got_races)} != expected {sorted(want_races)}")
+    if set(got_deadlocks) != want_deadlocks:
+        return fail(f"deadlocks {sorted(got_deadlocks)} != expected "
+                    f"{sorted(want_deadlocks)}")
+    verdicts = list(got_races.values()) + list(got_deadlocks.values())
+    if any(v != want_verdict for v in verdicts):
+        return fail(f"replay verdicts {verdicts}, expected all {want_verdict}")
+    for x in rep["races"] + rep["deadlocks"]:
+        if not x["replay_detail"]["message"]:
+            return fail("a replay verdict without its reason")
+    confirmed = verdicts.count("confirmed")
+    if (r.returncode == 1) != (confirmed > 0):
+        return fail(f"exit status {r.returncode} with {confirmed} confirmed")
+    if rep["stats"]["replay"]["confirmed"] != confirmed:
+        return fail("stats.replay.confirmed is wrong")
+    # The default text report: exactly the confirmed findings.
+    t = run(cmd[:1] + ["run", "--races", "--deadlocks", "--step-timeout-ms",
+                     "1000", "--", exe],
+            stdout=subprocess.PIPE, text=True, timeout=300)
+    shown = t.stdout.count("confirmed by replay)")
+    if shown != confirmed or t.stdout.count("WARNING: racepredict") != shown:
+        print(t.stdout)
+        return fail(f"text report shows {shown} findings, {confirmed} confirmed")
+    if confirmed and ("Witness schedule" not in t.stdout
+                      or "SUMMARY: racepredict:" not in t.stdout):
+        return fail("text report lacks the witness or summary")
+    for d in rep["deadlocks"]:
+        if d["replay"] != "confirmed":
+            continue
+        witness = d["replay_detail"]["witness_file"]
+        opts = debugger_options(a, exe, witness,
+                                os.path.join(a.workdir, name + ".dl.rpsched"))
+        result = os.path.join(a.workdir, name + ".dl.result")
+        if os.path.exists(result):
+            os.remove(result)
+        env = dict(os.environ, RACEPREDICT_OPTIONS=opts +
+                   f":replay_result={result}")
+        p = run([exe], env=env, timeout=60)
+        if p.returncode != DEADLOCK_EXIT:
+            return fail(f"deadlock replay exited {p.returncode}, not the "
+                        f"watchdog's {DEADLOCK_EXIT}")
+        with open(result) as f:
+            if not f.readline().startswith("verdict confirmed"):
+                return fail("the deadlock result file is not confirmed")
+    print(f"ok: {len(verdicts)} findings, verdicts {verdicts}")
+    return 0
+
+
+def mode_repeat(a):
+    exe = compile_prog(a, "repeat" + a.opt.replace("-", "_"))
+    witness = witness_of(a, exe, os.path.join(a.workdir, "repeat.witnesses"))
+    for i in range(a.times):
+        r = run([a.racepredict, "replay", "-q", "--schedule", witness, "--",
+                 exe], stdout=subprocess.PIPE, text=True, timeout=60)
+        if r.returncode != 1 or "racepredict replay: confirmed" not in r.stdout:
+            print(r.stdout)
+            return fail(f"replay {i + 1} of {a.times} did not confirm")
+    print(f"ok: confirmed {a.times} times out of {a.times}")
+    return 0
+
+
+def mode_crash(a):
+    exe = compile_prog(a, "crash")
+    trace = os.path.join(a.workdir, "crash.rptrace")
+    if os.path.exists(trace):
+        os.remove(trace)
+    r = run([a.racepredict, "run", "--trace-out", trace, "--", exe],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            timeout=60)
+    print(r.stderr)
+    if r.returncode != 2:
+        return fail(f"run exited with {r.returncode}, expected 2")
+    if "killed by signal 11" not in r.stderr or trace not in r.stderr:
+        return fail("the message does not name the signal and the trace")
+    if not os.path.exists(trace):
+        return fail("the trace of the crashed recording was not kept")
+    if run([a.racepredict, "check-trace", trace]).returncode != 0:
+        return fail("the kept trace is not consistent")
+    print("ok")
+    return 0
+
+
+def mode_gdb(a):
+    gdb = shutil.which("gdb")
+    if not gdb:
+        print("gdb not installed: skipped")
+        return 77
+    exe = compile_prog(a, "gdb" + a.opt.replace("-", "_"))
+    witness = witness_of(a, exe, os.path.join(a.workdir, "gdb.witnesses"))
+    opts = debugger_options(a, exe, witness,
+                            os.path.join(a.workdir, "gdb.rpsched"))
+    r = run([gdb, "-nx", "-batch", "-ex", "run", "--args", exe],
+            env=dict(os.environ, RACEPREDICT_OPTIONS=opts),
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            timeout=120)
+    print(r.stdout)
+    if "racepredict replay: confirmed" not in r.stdout:
+        return fail("no confirmation under gdb")
+    if not re.search(r"racepredict replay: \[1/\d+\]", r.stdout):
+        return fail("the steps were not printed under gdb")
+    print("ok")
+    return 0
+
+
+def mode_errors(a):
+    exe = compile_prog(a, "errors")
+    bad = os.path.join(a.workdir, "bad.rpsched")
+    with open(bad, "w") as f:
+        f.write("RPSCHED 1\nkind race\nthreads 1 steps 2 wakes 0 requests 0\n"
+                "thread 0 - 0 t0\nstep 0 0 begin 0 0 0 0 - -\n"
+                "step 0 1 jump 0 0 3 1 f.c -\n")
+    r = run([exe], env=dict(os.environ, RACEPREDICT_OPTIONS=f"replay={bad}"),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            timeout=30)
+    want = f"racepredict: replay schedule '{bad}' line 6: unknown event kind 'jump'"
+    if r.returncode != 2 or want not in r.stderr:
+        return fail(f"bad schedule: exit {r.returncode}, stderr {r.stderr!r}")
+    # A witness of another trace: rejected before running anything.
+    witness = witness_of(a, exe, os.path.join(a.workdir, "errors.witnesses"))
+    with open(witness) as f:
+        w = json.load(f)
+    w["witness"] = [999999]
+    w["steps"] = [{"event": 999999, "half": False}]
+    other = os.path.join(a.workdir, "other.json")
+    with open(other, "w") as f:
+        json.dump(w, f)
+    r = run([a.racepredict, "replay", "--schedule", other, "--", exe],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 2 or "event 999999 is not in the trace" not in r.stderr:
+        return fail(f"foreign witness: exit {r.returncode}, {r.stderr!r}")
+    r = run([a.racepredict, "run", "--", os.path.join(a.workdir, "nothing")],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 2 or "cannot execute" not in r.stderr:
+        return fail(f"missing program: exit {r.returncode}, {r.stderr!r}")
+    print("ok")
+    return 0
+
+
+def mode_address(a):
+    exe = compile_prog(a, "address" + a.opt.replace("-", "_"))
+    env = {k: v for k, v in os.environ.items() if k != "RP_TEST_INDEX"}
+    wdir = os.path.join(a.workdir, "address.witnesses")
+    shutil.rmtree(wdir, ignore_errors=True)
+    r = run([a.racepredict, "run", "--witness-dir", wdir, "--", exe],
+            stdout=subprocess.PIPE, text=True, env=env, timeout=300)
+    if r.returncode != 1:
+        return fail(f"the unchanged replay did not confirm (exit {r.returncode})")
+    witness = os.path.join(wdir, sorted(f for f in os.listdir(wdir)
+                                        if f.startswith("race-"))[0])
+    r = run([a.racepredict, "replay", "-q", "--schedule", witness, "--", exe],
+            stdout=subprocess.PIPE, text=True, timeout=60,
+            env=dict(env, RP_TEST_INDEX="1"))
+    print(r.stdout)
+    if r.returncode != 0 or "racepredict replay: not-reproduced" not in r.stdout \
+            or "touched different memory" not in r.stdout:
+        return fail("a read of another address was not refused")
+    print("ok")
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=["run", "repeat", "crash", "gdb", "errors",
+                                     "address"])
+    ap.add_argument("--cc", required=True)
+    ap.add_argument("--racepredict", required=True)
+    ap.add_argument("--src", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("--opt", default="-O0")
+    ap.add_argument("--times", type=int, default=20)
+    a = ap.parse_args()
+    os.makedirs(a.workdir, exist_ok=True)
+    return {"run": mode_run, "repeat": mode_repeat, "crash": mode_crash,
+            "gdb": mode_gdb, "errors": mode_errors,
+            "address": mode_address}[a.mode](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+//===- run_report_test.cpp - Reports of `run`: what is shown, with what ---===//
+#include "replay_test_util.h"
+
+#include "racepredict/analysis/trace_index.h"
+#include "racepredict/report/run_report.h"
+
+using namespace racepredict;
+using racepredict::testing::parseTrace;
+
+namespace {
+
+struct Fixture {
+  trace::Trace t = parseTrace(R"(t0 fork t1 @m.c:10:3@main
+t0 fork t2 @m.c:11:3@main
+t1 wr x 1 @m.c:3:5@a
+t2 rd x 1 @m.c:6:5@b
+t1 wr y 1 @m.c:4:5@a
+t2 rd y 1 @m.c:7:5@b
+)");
+  analysis::TraceIndex idx{t};
+  solver::RaceResult races;
+  report::RunReport r;
+  Fixture() {
+    races.races.push_back({2, 3, {0, 1, 2, 3}, {{0}, {1}, {2}, {3}}});
+    races.races.push_back({4, 5, {0, 1, 2, 4, 3, 5}, {}});
+    r.trace = &t;
+    r.index = &idx;
+    r.races = &races;
+    report::ReplayInfo ok;
+    ok.verdict = "confirmed";
+    ok.message = "data race on 0x10 (x): ...";
+    ok.variable = "x";
+    ok.step = ok.steps = 4;
+    ok.schedule = {"[0] t0 fork t1", "[1] t0 fork t2", "[2] t1 wr x 1",
+                   "[3] t2 rd x 1"};
+    ok.witnessFile = "w/race-2-3.json";
+    report::ReplayInfo bad;
+    bad.verdict = "diverged";
+    bad.message = "thread t2 did not reach this step";
+    bad.location = "m.c:7:5";
+    bad.step = 5;
+    bad.steps = 6;
+    r.raceReplays = {ok, bad};
+    r.command = " ./m";
+    r.argv = {"./m"};
+  }
+};
+
+TEST(RunReport, TextShowsOnlyConfirmedByDefault) {
+  Fixture f;
+  std::ostringstream out;
+  report::printRunReport(f.r, out);
+  std::string s = out.str();
+  EXPECT_NE(s.find("WARNING: racepredict: data race (predicted, confirmed by "
+                   "replay)\n  Read at x"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("at x (x) by thread t2 (event 3):\n    #0 b m.c:6:5\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("  Previous write at x (x) by thread t1 (event 2):\n"
+                   "    #0 a m.c:3:5\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("  Thread t2 created by thread t0 at:\n    #0 main "
+                   "m.c:11:3\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("    3. [2] t1 wr x 1\n    4. [3] t2 rd x 1\n"),
+            std::string::npos)
+      << s;
+  EXPECT_NE(s.find("  Replay it: racepredict replay --schedule "
+                   "w/race-2-3.json -- ./m\n"),
+            std::string::npos);
+  EXPECT_NE(s.find("SUMMARY: racepredict: data race m.c:6:5 in b / m.c:3:5 "
+                   "in a\n"),
+            std::string::npos);
+  EXPECT_EQ(s.find("diverged)"), std::string::npos);
+  EXPECT_NE(s.find("racepredict run: 1 of 2 predicted findings confirmed by "
+                   "replay (1 diverged, 0 not reproduced; --report-all lists "
+                   "them)\n"),
+            std::string::npos)
+      << s;
+  EXPECT_EQ(report::confirmedCount(f.r), 1u);
+}
+
+TEST(RunReport, ReportAllShowsDivergedWithItsReason) {
+  Fixture f;
+  f.r.reportAll = true;
+  std::ostringstream out;
+  report::printRunReport(f.r, out);
+  std::string s = out.str();
+  EXPECT_NE(s.find("WARNING: racepredict: data race (predicted, replay "
+                   "diverged)"),
+            std::string::npos);
+  EXPECT_NE(s.find("  Replay: diverged at step 5/6: thread t2 did not reach "
+                   "this step\n"),
+            std::string::npos);
+  // No schedule was replayed for it: the witness events are listed.
+  EXPECT_NE(s.find("Witness schedule (6 steps; the last two race)"),
+            std::string::npos);
+}
+
+TEST(RunReport, JsonCarriesTheReplayField) {
+  Fixture f;
+  auto j = report::runReportJson(f.r);
+  ASSERT_EQ(j["races"].size(), 1u);
+  EXPECT_EQ(j["races"][0]["replay"], "confirmed");
+  EXPECT_EQ(j["races"][0]["first"]["event"], 2);
+  EXPECT_EQ(j["races"][0]["replay_detail"]["variable"], "x");
+  EXPECT_EQ(j["races"][0]["replay_detail"]["witness_file"], "w/race-2-3.json");
+  EXPECT_EQ(j["races"][0]["second"]["stack"][0], "b m.c:6:5");
+  EXPECT_EQ(j["stats"]["replay"]["confirmed"], 1);
+  EXPECT_EQ(j["stats"]["replay"]["diverged"], 1);
+  EXPECT_EQ(j["program"][0], "./m");
+  f.r.reportAll = true;
+  auto all = report::runReportJson(f.r);
+  ASSERT_EQ(all["races"].size(), 2u);
+  EXPECT_EQ(all["races"][1]["replay"], "diverged");
+  EXPECT_EQ(all["races"][1]["replay_detail"]["location"], "m.c:7:5");
+}
+
+} // namespace
