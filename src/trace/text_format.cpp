@@ -115,8 +115,12 @@ std::optional<std::string> unescapeSourceName(const std::string &s) {
              : c >= 'a' && c <= 'f' ? c - 'a' + 10
                                     : -1;
     };
-    if (i + 2 >= s.size() || hex(s[i + 1]) < 0 || hex(s[i + 2]) < 0)
-      return std::nullopt;
+    // A '%' that starts no escape is itself (traces written before the
+    // escapes existed may have one in a file name).
+    if (i + 2 >= s.size() || hex(s[i + 1]) < 0 || hex(s[i + 2]) < 0) {
+      out.push_back('%');
+      continue;
+    }
     out.push_back(static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2])));
     i += 2;
   }

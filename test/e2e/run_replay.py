@@ -4,7 +4,7 @@
 Modes:
   run       compile SRC, `racepredict run --races --deadlocks --format json
             --report-all`, and compare exactly: the predicted races
-            (`// expect-race: A B`), deadlocks (`// expect-deadlock: A B`, the
+            (`// expect-race: A B`), deadlocks (`// expect-deadlock: t1@A t2@B`, the
             request lines) and each one's replay verdict (`// expect-replay:
             V`, default confirmed); the exit status (1 iff something was
             confirmed); the text report shows exactly the confirmed ones. A
@@ -47,9 +47,12 @@ def annotations(src):
         m = re.search(r"expect-race:\s*(\w+)\s+(\w+)", line)
         if m:
             races.add(tuple(sorted((anchors[m.group(1)], anchors[m.group(2)]))))
-        m = re.search(r"expect-deadlock:\s*((?:\w+\s*)+)$", line)
+        # `THREAD@ANCHOR ...`: every blocked thread and where it blocks
+        # (run_e2e.py's syntax); the thread names are checked there.
+        m = re.search(r"expect-deadlock:\s*((?:[\w@]+\s*)+)$", line)
         if m:
-            deadlocks.add(tuple(sorted(anchors[a] for a in m.group(1).split())))
+            deadlocks.add(tuple(sorted(anchors[w.split("@")[-1]]
+                                       for w in m.group(1).split())))
         m = re.search(r"expect-replay:\s*([\w-]+)", line)
         if m:
             verdict = m.group(1)
@@ -121,7 +124,7 @@ def mode_run(a):
     got_races = {tuple(sorted((file_line(x["first"]["loc"]),
                                file_line(x["second"]["loc"])))): x["replay"]
                  for x in rep["races"]}
-    got_deadlocks = {tuple(sorted(file_line(c["loc"]) for c in d["cycle"])):
+    got_deadlocks = {tuple(sorted(file_line(b["loc"]) for b in d["blocked"])):
                      d["replay"] for d in rep["deadlocks"]}
     print("races:", got_races, "deadlocks:", got_deadlocks)
     if set(got_races) != want_races:

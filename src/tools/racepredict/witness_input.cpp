@@ -102,13 +102,22 @@ Expected<replay::Schedule> deadlockReplaySchedule(
   // The replaying watchdog confirms threads blocked on locks whose holder
   // it can check: the lock cycle. Threads blocked because of it (a join on
   // a cycle thread) follow from it and need no check of their own.
+  // A witness names, per blocked thread, the holder's acquisition of the
+  // lock it waits for; a replay request names its own thread's held lock,
+  // which is what the thread waiting for it names.
+  const auto &events = idx.trace().events;
   std::vector<replay::DeadlockRequest> reqs;
   std::string other;
   for (const auto &b : blocked) {
-    if (b.kind == "lock" && b.heldSince != analysis::kNone)
-      reqs.push_back({b.event, b.heldSince});
-    else if (other.empty())
-      other = b.kind + " (event " + std::to_string(b.event) + ")";
+    if (b.kind != "lock" || b.heldSince == analysis::kNone) {
+      if (other.empty())
+        other = b.kind + " (event " + std::to_string(b.event) + ")";
+      continue;
+    }
+    for (const auto &w : blocked)
+      if (w.kind == "lock" && w.heldSince != analysis::kNone &&
+          events[w.heldSince].thread == events[b.event].thread)
+        reqs.push_back({b.event, w.heldSince});
   }
   if (reqs.size() < 2)
     return Error{"replaying a deadlock that is not a lock cycle is not "

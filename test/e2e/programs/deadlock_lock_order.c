@@ -6,7 +6,7 @@
 #include "testonly.h"
 #include <pthread.h>
 #include <stdio.h>
-// expect-deadlock: A B
+// expect-deadlock: t1@A t2@B t0@J
 
 pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t b = PTHREAD_MUTEX_INITIALIZER;
@@ -39,7 +39,7 @@ int main(void) {
   testonly_init();
   pthread_create(&t1, NULL, first, NULL);
   pthread_create(&t2, NULL, second, NULL);
-  pthread_join(t1, NULL);
+  pthread_join(t1, NULL); // @J
   pthread_join(t2, NULL);
   printf("counter=%d\n", counter);
   return 0;
