@@ -68,6 +68,7 @@ private:
   void rewriteCas(AtomicCmpXchgInst *CI);
   void rewriteMemIntrinsic(MemIntrinsic *MI);
   void rewriteCall(CallInst *CI);
+  void addObjectDecisions(CallInst &CI, SmallVectorImpl<Decision> &Out);
   Value *toInt(IRBuilder<> &IRB, Value *V, unsigned Bytes);
   Value *fromInt(IRBuilder<> &IRB, Value *V, Type *T);
   AllocaInst *entryAlloca(Type *T);
@@ -334,8 +335,10 @@ bool FunctionInstrumenter::run() {
       if (!Callee && !CB->isInlineAsm())
         Decisions.emplace_back(CB, CB->getCalledOperand());
       else if (Callee && isa<CallInst>(CB) && !Callee->isVarArg() &&
-               Intercepts.count(Callee->getName()))
+               Intercepts.count(Callee->getName())) {
         Calls.push_back(cast<CallInst>(CB));
+        addObjectDecisions(*cast<CallInst>(CB), Decisions);
+      }
     } else if (auto *AI = dyn_cast<AllocaInst>(&I)) {
       if (AI->isStaticAlloca() && isShared(AI))
         StackObjects.push_back(AI);
@@ -397,6 +400,25 @@ bool FunctionInstrumenter::run() {
   for (CallInst *CI : Calls)
     rewriteCall(CI);
   return true;
+}
+
+/// The object a synchronisation call acts on (which mutex, semaphore,
+/// thread to join, block to free) is an address computed at run time, like
+/// an access's: when it comes from a read, a reordering that changes the
+/// read could make the call act on another object, so the call gets a
+/// decision on it (RVPredict's address dependence, applied to sync calls).
+/// pthread_create's arguments name a new thread, not an existing object.
+void FunctionInstrumenter::addObjectDecisions(CallInst &CI,
+                                              SmallVectorImpl<Decision> &Out) {
+  StringRef Name = CI.getCalledFunction()->getName();
+  if (Name == "pthread_create")
+    return;
+  bool Handles = Name == "pthread_join" || Name == "pthread_detach";
+  for (Value *Arg : CI.args())
+    if (!isa<Constant>(Arg) &&
+        (Arg->getType()->isPointerTy() ||
+         (Handles && Arg == CI.getArgOperand(0))))
+      Out.emplace_back(&CI, Arg);
 }
 
 bool skipFunction(const Function &F) {

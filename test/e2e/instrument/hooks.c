@@ -105,5 +105,17 @@ void locked(void) {
   pthread_mutex_unlock(&m);
 }
 
+// Which mutex is locked depends on a read of g: the call gets a decision on
+// its object, like an address-dependent access.
+pthread_mutex_t locks[4];
+// CHECK-LABEL: define{{.*}} void @lock_chosen_by_read
+// CHECK: call i32 @__racepredict_load4(
+// CHECK: call void @__racepredict_branch_deps(
+// CHECK: call i32 @__racepredict_pthread_mutex_lock(
+void lock_chosen_by_read(void) {
+  pthread_mutex_lock(&locks[g & 3]);
+  pthread_mutex_unlock(&locks[g & 3]);
+}
+
 // CHECK: define internal void @racepredict.module_ctor()
 // CHECK-NEXT: call void @__racepredict_init(
