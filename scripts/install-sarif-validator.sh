@@ -7,11 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 dest="$root/build/tools/sarif"
 bin="$dest/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
 if [ -x "$bin" ]; then exit 0; fi
-if ! command -v npm >/dev/null; then
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
-fi
+command -v npm >/dev/null || "$root/scripts/apt-install-missing.sh" nodejs npm
 mkdir -p "$dest"
 (cd "$dest" && npm install --silent --no-audit --no-fund @microsoft/sarif-multitool@5.7.0 >/dev/null)
 chmod u+x "$bin"
