@@ -43,7 +43,7 @@ void printAccess(const trace::Trace &t, trace::EventId e,
   if (ev.size)
     out << " of size " << unsigned(ev.size);
   out << " at " << t.objName(ev);
-  if (!variable.empty())
+  if (!variable.empty() && variable != t.objName(ev))
     out << " (" << variable << ")";
   out << " by thread " << t.threadName(ev.thread) << " (event " << e << "):\n";
   printStack(t, e, out);
