@@ -17,7 +17,8 @@ Modes:
             message, and the trace is kept.
   gdb       replay the race witness of SRC under `gdb -batch` with the
             environment `replay --print-env` prints (skipped without gdb).
-  errors    bad schedule files and witnesses are rejected with file, line
+  errors    bad schedule files (also deadlock block lines) and witnesses
+            (also an unknown blocking kind) are rejected with file, line
             and exit status 2.
   address   the replayed run reads another address than the recorded one
             (the environment changes an index): not-reproduced, never
@@ -325,6 +326,28 @@ def mode_errors(a):
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 2 or "event 999999 is not in the trace" not in r.stderr:
         return fail(f"foreign witness: exit {r.returncode}, {r.stderr!r}")
+    # A deadlock witness whose thread blocks on something unknown.
+    w["kind"] = "deadlock"
+    w["blocked"] = [{"event": 3, "blocked_on": {"kind": "livelock"}}]
+    with open(other, "w") as f:
+        json.dump(w, f)
+    r = run([a.racepredict, "replay", "--schedule", other, "--", exe],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    want = f"{other}: blocked event 3: unknown blocked_on kind 'livelock'"
+    if r.returncode != 2 or want not in r.stderr:
+        return fail(f"unknown blocking kind: exit {r.returncode}, {r.stderr!r}")
+    # A version 2 schedule with a malformed block line.
+    with open(bad, "w") as f:
+        f.write("RPSCHED 2\nkind deadlock\nthreads 1 steps 1 wakes 0 blocks 1\n"
+                "thread 0 - 0 t0\nstep 0 0 begin 0 0 0 0 - -\n"
+                "block 0 1 semwait semaphore 3 1 f.c - - - -\nend\n")
+    r = run([exe], env=dict(os.environ, RACEPREDICT_OPTIONS=f"replay={bad}"),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            timeout=30)
+    want = (f"racepredict: replay schedule '{bad}' line 6: this blocking kind "
+            "needs a step on its object")
+    if r.returncode != 2 or want not in r.stderr:
+        return fail(f"bad block line: exit {r.returncode}, {r.stderr!r}")
     r = run([a.racepredict, "run", "--", os.path.join(a.workdir, "nothing")],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 2 or "cannot execute" not in r.stderr:
