@@ -27,7 +27,8 @@ Modes:
             schedule of a confirmed deadlock, with one block line changed
             (another holder's acquisition, another joined thread, another
             source line, a thread left out that is then still alive),
-            replays as not-reproduced with the reason, never status 86.
+            replays as not-reproduced with the reason, never status 86; a
+            witness file claiming another blocking kind is refused.
 """
 import argparse
 import json
@@ -379,13 +380,13 @@ def mode_address(a):
 
 
 def schedule_lines(a, exe, name):
-    """The schedule file of SRC's (first) deadlock witness, as lines."""
+    """SRC's (first) deadlock witness file and its schedule file's lines."""
     witness = witness_of(a, exe, os.path.join(a.workdir, name + ".witnesses"),
                          "deadlock")
     sched = os.path.join(a.workdir, name + ".rpsched")
     debugger_options(a, exe, witness, sched)
     with open(sched) as f:
-        return f.read().splitlines()
+        return witness, f.read().splitlines()
 
 
 def thread_index(lines, name):
@@ -422,7 +423,23 @@ def mode_watchdog(a):
     src = os.path.join(os.path.dirname(a.src), "deadlock_nested_monitor.c")
     exe = compile_prog(argparse.Namespace(**{**vars(a), "src": src}),
                        "wd_monitor")
-    lines = schedule_lines(a, exe, "wd_monitor")
+    witness, lines = schedule_lines(a, exe, "wd_monitor")
+    # A witness file that claims another blocking kind than the trace
+    # semantics gives is refused before anything runs.
+    with open(witness) as f:
+        w = json.load(f)
+    join = next(b for b in w["blocked"] if b["blocked_on"]["kind"] == "join")
+    join["blocked_on"]["kind"] = "semaphore"
+    claimed = os.path.join(a.workdir, "wd_claimed.json")
+    with open(claimed, "w") as f:
+        json.dump(w, f)
+    r = run([a.racepredict, "replay", "--schedule", claimed, "--", exe],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    want = (f"blocked event {join['event']} blocks on join after the "
+            "witness, not as the file says")
+    if r.returncode != 2 or want not in r.stderr:
+        return fail(f"a claimed semaphore block: exit {r.returncode}, "
+                    f"{r.stderr!r}")
     t1, t2 = thread_index(lines, "t1"), thread_index(lines, "t2")
     m_acq = [ln.split()[2] for ln in lines
              if ln.startswith(f"step {t1} ") and ln.split()[3] == "acq"]
@@ -442,7 +459,7 @@ def mode_watchdog(a):
     src = os.path.join(os.path.dirname(a.src), "deadlock_sem_handoff.c")
     exe = compile_prog(argparse.Namespace(**{**vars(a), "src": src}),
                        "wd_sem")
-    lines = schedule_lines(a, exe, "wd_sem")
+    _, lines = schedule_lines(a, exe, "wd_sem")
     cases.append(("a waiter for a post left out", exe,
                   without_block(lines, "join"),
                   "t0 is still alive and could still post, arrive or notify"))

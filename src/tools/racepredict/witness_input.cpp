@@ -104,7 +104,22 @@ validatedSteps(const analysis::TraceIndex &idx, const WitnessInput &w,
     std::vector<analysis::EventId> blocked;
     for (const auto &b : w.blocked)
       blocked.push_back(b.event);
-    why = analysis::checkDeadlockWitness(idx, steps, blocked);
+    std::vector<analysis::BlockReason> reasons;
+    why = analysis::checkDeadlockWitness(idx, steps, blocked, &reasons);
+    // What the replay will check must be what the trace semantics says:
+    // the blocking kind, and for a lock the holder's acquisition.
+    for (size_t i = 0; !why && i < reasons.size(); ++i) {
+      const replay::DeadlockBlock &b = w.blocked[i];
+      const analysis::BlockReason &r = reasons[i];
+      bool lock = r.kind == analysis::BlockKind::Lock;
+      if (b.kind != r.kind || (lock && b.heldSince != r.since))
+        return Error{
+            path + ": blocked event " + std::to_string(b.event) +
+            " blocks on " + analysis::blockKindName(r.kind) +
+            (lock ? " (held since event " + std::to_string(r.since) + ")"
+                  : std::string()) +
+            " after the witness, not as the file says"};
+    }
   } else {
     if (steps.size() < 2 || steps[steps.size() - 2].event != w.first ||
         steps.back().event != w.second)
