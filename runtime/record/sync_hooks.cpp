@@ -224,6 +224,8 @@ int __racepredict_pthread_barrier_wait(pthread_barrier_t *b, uint32_t loc) {
   if (RP_UNLIKELY(gReplayOn))
     replayBarrierArrive(b, loc);
   int r = real_pthread_barrier_wait()(b);
+  if (RP_UNLIKELY(gReplayOn))
+    replayAfterBlocking();
   if (r == 0 || r == PTHREAD_BARRIER_SERIAL_THREAD) {
     // The departure ticket: with exactly `count` participants, a thread
     // leaves generation k before it can arrive at k+1, so departures of one
@@ -257,7 +259,7 @@ int __racepredict_sem_post(sem_t *s, uint32_t loc) {
   return r;
 }
 int __racepredict_sem_wait(sem_t *s, uint32_t loc) {
-  preBlock(s, RP_SEMWAIT, loc, false);
+  preBlock(s, RP_SEMWAIT, loc, true);
   return acquired(postBlock(real_sem_wait()(s)), RP_SEMWAIT, s, loc);
 }
 int __racepredict_sem_trywait(sem_t *s, uint32_t loc) {

@@ -148,8 +148,12 @@ int __racepredict_pthread_create(pthread_t *t, const pthread_attr_t *attr,
 }
 
 int __racepredict_pthread_join(pthread_t t, void **ret, uint32_t loc) {
-  if (RP_UNLIKELY(gReplayOn))
-    replayBeforeBlocking(nullptr, RP_JOIN, loc, false);
+  if (RP_UNLIKELY(gReplayOn)) {
+    // The deadlock watchdog checks whom a blocked join waits for.
+    int64_t k = lookupThread(t);
+    replayBeforeBlocking(k >= 0 ? static_cast<uint64_t>(k) : ~0ull, RP_JOIN,
+                         loc, true);
+  }
   int r = real_pthread_join()(t, ret);
   if (RP_UNLIKELY(gReplayOn))
     replayAfterBlocking();
@@ -187,7 +191,9 @@ int __racepredict_pthread_once(pthread_once_t *ctl, void (*fn)(void),
   tlsOnceLoc = loc;
   tlsOnceRan = &ran;
   if (RP_UNLIKELY(gReplayOn))
-    replayBeforeBlocking(ctl, RP_SEMWAIT, loc, false);
+    // Not deadlockable: this thread may be the one that runs the routine
+    // (then it is not blocked at all while the call lasts).
+    replayBeforeBlocking(key(ctl), RP_SEMWAIT, loc, false);
   int r = real_pthread_once()(ctl, onceTrampoline);
   if (RP_UNLIKELY(gReplayOn))
     replayAfterBlocking();

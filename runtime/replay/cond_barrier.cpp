@@ -94,8 +94,12 @@ int replayCondWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
   (gTail ? gTail->next : gHead) = &w;
   gTail = &w;
   spinUnlock(&gR.waitLock);
-  commitHalf(ts, RP_WAIT, loc, key(m));
+  commitHalf(ts, RP_WAIT, loc, key(m), key(c));
   leave(ts);
+  // Waiting for a notify can block for good (a timed wait cannot): the
+  // deadlock watchdog sees it from here to the return.
+  if (!deadline)
+    markBlocked(ts, RP_WAIT, loc, key(c), key(m));
   real_pthread_mutex_unlock()(m);
   bool timedOut = false, byTurn = false;
   for (;;) {
@@ -108,6 +112,8 @@ int replayCondWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
       }
       continue;
     }
+    if (slot >= 0)
+      gR.slots[slot].state = kSlotBlocked;
     if (__atomic_load_n(&w.mark, __ATOMIC_ACQUIRE))
       break;
     uint64_t left;
@@ -117,7 +123,9 @@ int replayCondWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
     }
     futexWait(&w.mark, 0, left);
   }
+  markReacquiring(ts);
   real_pthread_mutex_lock()(m);
+  replayAfterBlocking();
   spinLock(&gR.waitLock);
   (w.prev ? w.prev->next : gHead) = w.next;
   (w.next ? w.next->prev : gTail) = w.prev;
@@ -174,8 +182,9 @@ void replayBarrierArrive(pthread_barrier_t *b, uint32_t loc) {
   ThreadState *ts = enter(kRecSync);
   if (!ts)
     return;
-  commitHalf(ts, RP_BARRIER, loc, key(b));
+  commitHalf(ts, RP_BARRIER, loc, key(b), key(b));
   leave(ts);
+  markBlocked(ts, RP_BARRIER, loc, key(b), 0);
 }
 
 } // namespace racepredict::rt

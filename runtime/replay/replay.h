@@ -48,9 +48,11 @@ void replayCommit(ThreadState *ts, unsigned kind, uint32_t loc,
                   const uint64_t *ops, int n, uint64_t addr, unsigned size);
 
 /// Before a blocking pthread/sem call whose event is recorded after it
-/// returns: gate, and (deadlockable lock calls) tell the deadlock watchdog
-/// which lock this thread is about to block on.
-void replayBeforeBlocking(const volatile void *obj, unsigned kind, uint32_t loc,
+/// returns: gate, and (`deadlockable`: calls that can block for good, not
+/// the timed or try forms) tell the deadlock watchdog what this thread is
+/// about to block on: the object's key (lock, semaphore, once control), or
+/// for a join the joined thread's key.
+void replayBeforeBlocking(uint64_t obj, unsigned kind, uint32_t loc,
                           bool deadlockable);
 void replayAfterBlocking();
 /// The two around a blocking call, for the wrappers: preBlock(...) then
@@ -58,7 +60,8 @@ void replayAfterBlocking();
 inline void preBlock(const volatile void *obj, unsigned kind, uint32_t loc,
                      bool deadlockable) {
   if (__builtin_expect(gReplayOn, 0))
-    replayBeforeBlocking(obj, kind, loc, deadlockable);
+    replayBeforeBlocking(reinterpret_cast<uintptr_t>(obj), kind, loc,
+                         deadlockable);
 }
 inline int postBlock(int r) {
   if (__builtin_expect(gReplayOn, 0))
@@ -70,7 +73,8 @@ inline int postBlock(int r) {
 int replayCondWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
                    const struct timespec *deadline, uint32_t loc);
 int replayNotify(pthread_cond_t *c, bool all, uint32_t loc);
-/// The arrival half of a barrier wait, before the real pthread_barrier_wait.
+/// The arrival half of a barrier wait, before the real pthread_barrier_wait
+/// (which then counts as blocking: replayAfterBlocking after it).
 void replayBarrierArrive(pthread_barrier_t *b, uint32_t loc);
 
 /// Exit, fatal signal (sig > 0): settles the verdict if none was reached.

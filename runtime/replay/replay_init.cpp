@@ -57,6 +57,10 @@ void replayInit() {
     badSchedule(path, err.line, err.msg);
   uint32_t n = gR.sched.numThreads;
   gR.slots = static_cast<ReplaySlot *>(rawAlloc(sizeof(ReplaySlot) * n));
+  gR.stepObj = static_cast<uint64_t *>(
+      rawAlloc(sizeof(uint64_t) * (gR.sched.numSteps + 1)));
+  // Main exists from the start (no pthread_create names it).
+  gR.slots[0].created = 1;
   gR.keyToSlot =
       static_cast<uint32_t *>(rawAlloc(sizeof(uint32_t) * kMaxThreadKeys));
   // The thread that initialises the runtime (key 0) is main: the root.

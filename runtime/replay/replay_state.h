@@ -48,10 +48,20 @@ struct alignas(64) ReplaySlot {
   volatile uint32_t ordinal; ///< the thread's next event ordinal
   volatile uint32_t lastLoc; ///< source id of its last recorded event
   volatile uint32_t attached;
-  // What it blocks on (deadlock watchdog); blockSeq is odd while blocked.
+  /// Its creator named it (the real pthread_create was called for it).
+  volatile uint32_t created;
+  // What it blocks on (deadlock watchdog); blockSeq is odd while blocked
+  // in a call that may block for good, and changes whenever the thread
+  // moves (enters, changes phase in, or leaves such a call).
   volatile uint32_t blockSeq;
   volatile uint32_t blockedKind, blockedLoc, blockedOrdinal;
+  /// A condition wait: 0 while it waits for a notify, 1 once it
+  /// re-acquires its mutex.
+  volatile uint32_t blockedPhase;
+  /// The lock, semaphore, barrier or condition (the recorder's key of the
+  /// object), or for a join the joined thread's key (~0: unknown thread).
   volatile uint64_t blockedObj;
+  volatile uint64_t blockedAux; ///< a condition wait's mutex
   volatile uint32_t numHeld;
   HeldLock held[kMaxHeld];
 };
@@ -88,6 +98,13 @@ struct ReplayState {
   ModuleEntry modules[kMaxModules];
   volatile uint32_t numModules;
   volatile uint32_t waitLock; ///< guards the replay condvar waiter list
+  /// Per step, the object it operated on in this run (its first operand;
+  /// a wait's condition, a barrier), so that a deadlock block can name
+  /// "the semaphore step k used" instead of a trace address.
+  uint64_t *stepObj;
+  /// Instrumented threads alive outside the schedule's threads (created
+  /// on paths the trace does not have): they could still post or notify.
+  volatile uint32_t unscheduledLive;
 };
 
 extern ReplayState gR;
@@ -102,9 +119,22 @@ void releaseAll();
 bool isMyTurn(const ThreadState *ts);
 /// The half step of a wait/barrier: check, clocks, advance. False if the
 /// schedule is over (free execution) or the step did not match.
-bool commitHalf(ThreadState *ts, unsigned kind, uint32_t loc, uint64_t obj);
+/// `obj` is what the half does to happens-before (a wait releases its
+/// mutex), `named` the object the step operates on (the condition, the
+/// barrier), kept in gR.stepObj.
+bool commitHalf(ThreadState *ts, unsigned kind, uint32_t loc, uint64_t obj,
+                uint64_t named);
 /// Whether (ordinal, full event) of schedule thread `slot` has a step.
 bool fullStepScheduled(int slot, uint32_t ordinal);
+/// Whether source id `loc` is (file, line, column).
+bool locationIs(uint32_t loc, const char *file, uint32_t line, uint32_t col);
+/// `ts` enters a call that may block it for good: what on, at which
+/// event (its next one), for the deadlock watchdog. `aux` is a condition
+/// wait's mutex.
+void markBlocked(ThreadState *ts, unsigned kind, uint32_t loc, uint64_t obj,
+                 uint64_t aux);
+/// A condition wait stops waiting for a notify and re-takes its mutex.
+void markReacquiring(ThreadState *ts);
 
 // --- verdict.cpp ----------------------------------------------------------
 /// The source entry of a location id (null for 0 / unknown).
@@ -130,10 +160,19 @@ void describeActual(char *buf, size_t cap, uint32_t slot, unsigned kind,
 
 // --- watchdog.cpp ---------------------------------------------------------
 void startWatchdog();
+bool underDebugger();
+/// What a slot's state means, for messages ("is blocked in a ...").
+const char *stateText(uint32_t state);
 /// Deadlock schedules: the lock list of `slot` (acquire / release events).
 void trackHeld(uint32_t slot, unsigned kind, const uint64_t *ops, int n,
                uint32_t ordinal);
 void dropHeld(uint32_t slot, uint64_t obj);
+
+// --- deadlock_watch.cpp ---------------------------------------------------
+/// One look of the deadlock watchdog after the schedule: confirms (and
+/// ends the process), settles not-reproduced, or returns to look again.
+/// `expired`: the replay time-out has passed since the schedule ended.
+void watchDeadlock(bool expired);
 
 // --- cond_barrier.cpp -----------------------------------------------------
 /// Marks every registered waiter (replay ended early: spurious wake-ups

@@ -1,13 +1,12 @@
 //===- replay/schedule.cpp - Parse and validate a schedule file -----------===//
 //
-// A hand-written tokenizer over the file's bytes: the runtime may not use
-// stdio or the heap (docs/replay.md). Validation is strict so that a wrong
-// or hand-edited file is rejected at start-up with its line number instead
-// of misleading the turnstile later.
+// The header, threads, steps, wakes and race of a schedule file (the
+// deadlock lines are in schedule_blocks.cpp), over schedule_parser.h's
+// tokenizer. Validation is strict so that a wrong or hand-edited file is
+// rejected at start-up with its line number instead of misleading the
+// turnstile later.
 //
-#include "schedule.h"
-
-#include "racepredict/trace/format.h"
+#include "schedule_parser.h"
 
 namespace racepredict::rt {
 namespace {
@@ -19,181 +18,17 @@ const char *const kMnemonics[] = {
     "awr",     "armw",    "br",      "alloc",  "free",      "ev"};
 constexpr unsigned kNumKinds = sizeof(kMnemonics) / sizeof(kMnemonics[0]);
 
-struct Cursor {
-  const char *p, *end;
-  uint32_t line;
-};
+} // namespace
 
-/// One token of the current line: [b, b+n).
-struct Token {
-  const char *b;
-  size_t n;
-};
-
-class Parser {
-public:
-  Parser(const char *text, size_t len, SchedAlloc alloc, SchedError *err)
-      : c_{text, text + len, 0}, alloc_(alloc), err_(err) {}
-
-  bool run(Schedule *out);
-
-private:
-  bool fail(const char *msg, const char *detail = nullptr, size_t dn = 0) {
-    err_->line = c_.line;
-    size_t k = 0;
-    for (const char *m = msg; *m && k + 1 < sizeof(err_->msg); ++m)
-      err_->msg[k++] = *m;
-    if (detail) {
-      const char *sep = " '";
-      for (const char *m = sep; *m && k + 1 < sizeof(err_->msg); ++m)
-        err_->msg[k++] = *m;
-      for (size_t i = 0; i < dn && k + 2 < sizeof(err_->msg); ++i)
-        err_->msg[k++] = detail[i];
-      if (k + 1 < sizeof(err_->msg))
-        err_->msg[k++] = '\'';
-    }
-    err_->msg[k] = 0;
-    return false;
-  }
-
-  /// Reads the next non-empty line into toks_; false at end of file.
-  bool nextLine() {
-    for (;;) {
-      if (c_.p >= c_.end)
-        return false;
-      ++c_.line;
-      numToks_ = 0;
-      const char *e = c_.p;
-      while (e < c_.end && *e != '\n')
-        ++e;
-      const char *s = c_.p;
-      while (s < e) {
-        while (s < e && (*s == ' ' || *s == '\t' || *s == '\r'))
-          ++s;
-        if (s >= e)
-          break;
-        const char *b = s;
-        while (s < e && *s != ' ' && *s != '\t' && *s != '\r')
-          ++s;
-        if (numToks_ < kMaxToks)
-          toks_[numToks_] = {b, static_cast<size_t>(s - b)};
-        ++numToks_;
-      }
-      c_.p = e < c_.end ? e + 1 : e;
-      if (numToks_)
-        return true;
-    }
-  }
-
-  bool is(size_t i, const char *word) const {
-    const Token &t = toks_[i];
-    size_t k = 0;
-    for (; k < t.n; ++k)
-      if (word[k] != t.b[k])
-        return false;
-    return word[k] == 0;
-  }
-
-  bool expectKeyword(const char *word, size_t ntoks) {
-    if (!nextLine())
-      return fail("unexpected end of file, expected", word, wordLen(word));
-    if (!is(0, word))
-      return fail("expected", word, wordLen(word));
-    if (numToks_ != ntoks)
-      return fail("wrong number of fields on the line starting with", word,
-                  wordLen(word));
-    return true;
-  }
-
-  static size_t wordLen(const char *w) {
-    size_t n = 0;
-    while (w[n])
-      ++n;
-    return n;
-  }
-
-  bool number(size_t i, uint32_t *v) {
-    const Token &t = toks_[i];
-    uint64_t x = 0;
-    if (t.n == 0 || t.n > 10)
-      return fail("expected a number, got", t.b, t.n);
-    for (size_t k = 0; k < t.n; ++k) {
-      if (t.b[k] < '0' || t.b[k] > '9')
-        return fail("expected a number, got", t.b, t.n);
-      x = x * 10 + static_cast<uint64_t>(t.b[k] - '0');
-    }
-    if (x >= kNoThread)
-      return fail("number out of range", t.b, t.n);
-    *v = static_cast<uint32_t>(x);
-    return true;
-  }
-
-  bool kind(size_t i, uint8_t *k) {
-    int r = kindFromMnemonic(toks_[i].b, toks_[i].n);
-    if (r < 0)
-      return fail("unknown event kind", toks_[i].b, toks_[i].n);
-    *k = static_cast<uint8_t>(r);
-    return true;
-  }
-
-  static int hexDigit(char c) {
-    if (c >= '0' && c <= '9')
-      return c - '0';
-    if (c >= 'a' && c <= 'f')
-      return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-      return c - 'A' + 10;
-    return -1;
-  }
-
-  /// Decodes a percent-encoded string token into the string pool.
-  bool string(size_t i, const char **out) {
-    const Token &t = toks_[i];
-    char *dst = pool_ + poolLen_;
-    size_t n = 0;
-    if (!(t.n == 1 && t.b[0] == '-')) {
-      for (size_t k = 0; k < t.n; ++k) {
-        char ch = t.b[k];
-        if (ch == '%') {
-          int hi = k + 2 < t.n ? hexDigit(t.b[k + 1]) : -1;
-          int lo = k + 2 < t.n ? hexDigit(t.b[k + 2]) : -1;
-          if (hi < 0 || lo < 0)
-            return fail("bad percent escape in", t.b, t.n);
-          ch = static_cast<char>(hi * 16 + lo);
-          k += 2;
-        }
-        dst[n++] = ch;
-      }
-    }
-    dst[n] = 0;
-    poolLen_ += n + 1;
-    *out = dst;
-    return true;
-  }
-
-  bool header(Schedule *s);
-  bool threadLine(Schedule *s, uint32_t i);
-  bool stepLine(Schedule *s, uint32_t i);
-  bool wakeLine(Schedule *s, uint32_t i);
-  bool requestLine(Schedule *s, uint32_t i);
-  bool checkSteps(Schedule *s);
-
-  static constexpr size_t kMaxToks = 12;
-  Cursor c_;
-  SchedAlloc alloc_;
-  SchedError *err_;
-  Token toks_[kMaxToks];
-  size_t numToks_ = 0;
-  char *pool_ = nullptr;
-  size_t poolLen_ = 0;
-};
+namespace detail {
 
 bool Parser::header(Schedule *s) {
   if (!nextLine() || !is(0, "RPSCHED"))
     return fail("not a racepredict schedule file (no RPSCHED header)");
-  if (numToks_ != 2 || !is(1, "1"))
-    return fail("unsupported schedule version (this runtime reads version 1;"
-                " regenerate it with the same racepredict)");
+  if (numToks_ != 2 || !(is(1, "1") || is(1, "2")))
+    return fail("unsupported schedule version (this runtime reads versions 1 "
+                "and 2; regenerate it with the same racepredict)");
+  s->version = is(1, "1") ? 1 : 2;
   if (!expectKeyword("kind", 2))
     return false;
   if (is(1, "race"))
@@ -202,11 +37,17 @@ bool Parser::header(Schedule *s) {
     s->kind = kSchedDeadlock;
   else
     return fail("unknown schedule kind", toks_[1].b, toks_[1].n);
+  // Version 1 counted lock `request`s; version 2 counts `block`s of any
+  // kind.
+  const char *last = s->version == 1 ? "requests" : "blocks";
   if (!expectKeyword("threads", 8) || !is(2, "steps") || !is(4, "wakes") ||
-      !is(6, "requests"))
-    return fail("expected 'threads N steps M wakes W requests R'");
+      !is(6, last))
+    return fail(s->version == 1
+                    ? "expected 'threads N steps M wakes W requests R'"
+                    : "expected 'threads N steps M wakes W blocks B'");
+  countsLine_ = c_.line;
   return number(1, &s->numThreads) && number(3, &s->numSteps) &&
-         number(5, &s->numWakes) && number(7, &s->numRequests);
+         number(5, &s->numWakes) && number(7, &s->numBlocks);
 }
 
 bool Parser::threadLine(Schedule *s, uint32_t i) {
@@ -281,29 +122,6 @@ bool Parser::wakeLine(Schedule *s, uint32_t i) {
   return true;
 }
 
-bool Parser::requestLine(Schedule *s, uint32_t i) {
-  if (!expectKeyword("request", 10))
-    return false;
-  SchedRequest &r = s->requests[i];
-  if (!number(1, &r.thread) || !number(2, &r.ordinal) || !kind(3, &r.kind) ||
-      !number(4, &r.line) || !number(5, &r.column) || !string(6, &r.file) ||
-      !number(7, &r.holder) || !number(8, &r.holderOrdinal) ||
-      !string(9, &r.desc))
-    return false;
-  if (r.thread >= s->numThreads || r.holder >= s->numThreads)
-    return fail("request of an undeclared thread");
-  if (r.kind != RP_ACQUIRE && r.kind != RP_RACQUIRE)
-    return fail("a deadlock request must be acq or racq");
-  if (r.ordinal != s->threads[r.thread].fullOrdinals ||
-      s->threads[r.thread].stepOrdinals != r.ordinal)
-    return fail("a request must be its thread's next event after the "
-                "schedule");
-  if (r.holderOrdinal >= s->threads[r.holder].fullOrdinals)
-    return fail("a request's holder must have taken the lock in the "
-                "schedule");
-  return true;
-}
-
 /// Per thread, the steps must walk its ordinals 0, 1, 2, ... in order, a
 /// half step (k, 1) being followed by (k, 0) or ending the thread's part.
 bool Parser::checkSteps(Schedule *s) {
@@ -350,9 +168,9 @@ bool Parser::run(Schedule *s) {
       static_cast<SchedStep *>(alloc_(sizeof(SchedStep) * (s->numSteps + 1)));
   s->wakes =
       static_cast<SchedWake *>(alloc_(sizeof(SchedWake) * (s->numWakes + 1)));
-  s->requests = static_cast<SchedRequest *>(
-      alloc_(sizeof(SchedRequest) * (s->numRequests + 1)));
-  if (!pool_ || !s->threads || !s->steps || !s->wakes || !s->requests)
+  s->blocks = static_cast<SchedBlock *>(
+      alloc_(sizeof(SchedBlock) * (s->numBlocks + 1)));
+  if (!pool_ || !s->threads || !s->steps || !s->wakes || !s->blocks)
     return fail("out of memory");
   for (uint32_t i = 0; i < s->numThreads; ++i)
     if (!threadLine(s, i))
@@ -380,14 +198,21 @@ bool Parser::run(Schedule *s) {
     }
     if (s->steps[s->raceFirst].thread == s->steps[s->raceSecond].thread)
       return fail("the racing steps must be of different threads");
-    if (s->numRequests)
-      return fail("a race schedule has no requests");
+    if (s->numBlocks) {
+      c_.line = countsLine_;
+      return fail("a race schedule has no blocked threads");
+    }
   } else {
-    if (s->numRequests < 1)
-      return fail("a deadlock schedule needs requests");
-    for (uint32_t i = 0; i < s->numRequests; ++i)
-      if (!requestLine(s, i))
+    if (s->numBlocks < 1) {
+      c_.line = countsLine_;
+      return fail(s->version == 1 ? "a deadlock schedule needs requests"
+                                  : "a deadlock schedule needs blocks");
+    }
+    for (uint32_t i = 0; i < s->numBlocks; ++i)
+      if (!(s->version == 1 ? requestLine(s, i) : blockLine(s, i)))
         return false;
+    if (!checkBlocks(s))
+      return false;
   }
   if (!expectKeyword("end", 1))
     return false;
@@ -396,7 +221,7 @@ bool Parser::run(Schedule *s) {
   return true;
 }
 
-} // namespace
+} // namespace detail
 
 int kindFromMnemonic(const char *s, size_t n) {
   for (unsigned k = 0; k < kNumKinds; ++k) {
@@ -419,7 +244,7 @@ bool parseSchedule(const char *text, size_t len, SchedAlloc alloc,
   *out = Schedule{};
   err->line = 0;
   err->msg[0] = 0;
-  Parser p(text, len, alloc, err);
+  detail::Parser p(text, len, alloc, err);
   return p.run(out);
 }
 

@@ -5,15 +5,21 @@
 // the parser below (no malloc, no stdio, no STL: memory comes from mmap).
 // docs/replay.md is the reference of the format:
 //
-//   RPSCHED 1
+//   RPSCHED 2
 //   kind race|deadlock
-//   threads N steps M wakes W requests R
+//   threads N steps M wakes W blocks B
 //   thread IDX PARENT CHILD_ORDINAL NAME                  (N lines)
 //   step THREAD ORDINAL KIND HALF FLAGS LINE COL FILE DESC (M lines)
 //   wake STEP THREAD ORDINAL                              (W lines)
 //   race STEP_A STEP_B                                    (kind race)
+//   block THREAD ORDINAL KIND ON LINE COL FILE OTHER OTHER_ORDINAL REF DESC
+//   end                                                   (B block lines)
+//
+// Version 1 files (written by earlier racepredicts: lock cycles only) are
+// still read: their header says `requests R` and their R lines are
 //   request THREAD ORDINAL KIND LINE COL FILE HOLDER HOLDER_ORDINAL DESC
-//   end
+// which is `block THREAD ORDINAL KIND lock LINE COL FILE HOLDER
+// HOLDER_ORDINAL - DESC`.
 //
 // Threads are named by their creation path (PARENT, CHILD_ORDINAL: the
 // k-th successful pthread_create of the parent), never by creation order,
@@ -62,24 +68,46 @@ struct SchedWake {
   uint32_t step, thread, ordinal;
 };
 
-/// Deadlock: after the schedule, `thread`'s next event (ORDINAL) requests a
-/// lock that `holder` took at its event HOLDER_ORDINAL and still holds.
-struct SchedRequest {
+/// What a thread of a predicted deadlock blocks on (the ON field; the
+/// names are analysis::BlockKind's, docs/semantics.md "Deadlocks").
+enum BlockOn : uint8_t {
+  kOnLock = 1,   ///< acq/racq, or a wait's re-acquisition: OTHER holds it
+  kOnJoin,       ///< join of OTHER, itself blocked
+  kOnNotCreated, ///< never created: its creator OTHER is blocked
+  kOnCondition,  ///< wait (release half done) that no notify can reach
+  kOnSemaphore,  ///< semwait on the object of step REF, no post left
+  kOnBarrier,    ///< departure (arrival done) short of arrivals
+};
+
+/// Deadlock: after the schedule, `thread`'s next event (ORDINAL; for a wait
+/// or barrier after its first half, which is the thread's last step)
+/// blocks for good, or (not-created) the thread never exists.
+struct SchedBlock {
   uint32_t thread, ordinal;
-  uint8_t kind;
+  uint8_t kind;     ///< rp_kind of the blocked event (begin for not-created)
+  uint8_t on;       ///< BlockOn
+  uint8_t halfDone; ///< the event's first half is the thread's last step
   uint32_t line, column;
   const char *file;
-  uint32_t holder, holderOrdinal;
+  /// Lock: the holder; join: the joined thread; not-created: the creator;
+  /// kNoThread otherwise.
+  uint32_t other;
+  uint32_t otherOrdinal; ///< lock: the holder's acquiring event
+  /// Semaphore, barrier, condition: a step that operates on the object
+  /// the thread must block on (the runtime compares the objects the two
+  /// calls got); kNoThread otherwise.
+  uint32_t ref;
   const char *desc;
 };
 
 struct Schedule {
   uint8_t kind;
-  uint32_t numThreads, numSteps, numWakes, numRequests;
+  uint32_t version; ///< of the file (1 or 2)
+  uint32_t numThreads, numSteps, numWakes, numBlocks;
   SchedThread *threads;
   SchedStep *steps;
   SchedWake *wakes;
-  SchedRequest *requests;
+  SchedBlock *blocks;
   uint32_t raceFirst, raceSecond; ///< step indices (kind race)
 };
 
@@ -100,5 +128,8 @@ bool parseSchedule(const char *text, size_t len, SchedAlloc alloc,
 /// The rp_kind of a text-format mnemonic (`acq`, `rd`...), or -1.
 int kindFromMnemonic(const char *s, size_t n);
 const char *kindMnemonic(unsigned kind);
+/// The BlockOn of an ON field (`lock`, `join`...), or 0.
+uint8_t blockOnFromName(const char *s, size_t n);
+const char *blockOnName(unsigned on);
 
 } // namespace racepredict::rt

@@ -66,18 +66,21 @@ int slotOf(const ThreadState *ts) {
 }
 
 bool locMatches(const SchedStep &st, uint32_t loc) {
+  return locationIs(loc, st.file, st.line, st.column);
+}
+
+} // namespace
+
+bool locationIs(uint32_t loc, const char *want, uint32_t line, uint32_t col) {
   const __racepredict_source *src = sourceOf(loc);
   const char *file = src && src->file ? src->file : "";
-  uint32_t line = src ? src->line : 0, col = src ? src->column : 0;
-  if (line != st.line || col != st.column)
+  if ((src ? src->line : 0) != line || (src ? src->column : 0) != col)
     return false;
-  const char *a = file, *b = st.file;
+  const char *a = file, *b = want;
   while (*a && *a == *b)
     ++a, ++b;
   return *a == *b;
 }
-
-} // namespace
 
 void releaseAll() {
   if (__atomic_exchange_n(&gR.done, 1, __ATOMIC_SEQ_CST))
@@ -141,8 +144,12 @@ void replayCommit(ThreadState *ts, unsigned kind, uint32_t loc,
     s.lastLoc = loc;
     if (kind == RP_END)
       s.state = kSlotEnded;
+    // Held locks stay tracked after the schedule (and after the thread
+    // ended: a lock it never released is held for good).
     if (gR.sched.kind == kSchedDeadlock)
       trackHeld(static_cast<uint32_t>(slot), kind, ops, n, ord);
+  } else if (kind == RP_END) {
+    __atomic_sub_fetch(&gR.unscheduledLive, 1, __ATOMIC_SEQ_CST);
   }
   if (__atomic_load_n(&gR.done, __ATOMIC_ACQUIRE))
     return;
@@ -192,11 +199,13 @@ void replayCommit(ThreadState *ts, unsigned kind, uint32_t loc,
     gR.haveFirst = true;
   }
   applyEvent(gR.clocks, static_cast<uint32_t>(slot), kind, ops, n, addr, child);
+  gR.stepObj[h] = n > 0 ? ops[0] : 0;
   printStep(h);
   advance(h);
 }
 
-bool commitHalf(ThreadState *ts, unsigned kind, uint32_t loc, uint64_t obj) {
+bool commitHalf(ThreadState *ts, unsigned kind, uint32_t loc, uint64_t obj,
+                uint64_t named) {
   int slot = slotOf(ts);
   if (kind == RP_WAIT && slot >= 0 && gR.sched.kind == kSchedDeadlock)
     dropHeld(static_cast<uint32_t>(slot), obj);
@@ -214,6 +223,7 @@ bool commitHalf(ThreadState *ts, unsigned kind, uint32_t loc, uint64_t obj) {
     return false;
   }
   applyHalf(gR.clocks, static_cast<uint32_t>(slot), kind, obj);
+  gR.stepObj[h] = named;
   printStep(h);
   advance(h);
   return true;
@@ -226,6 +236,8 @@ void replayAttach(ThreadState *ts) {
     ReplaySlot &s = gR.slots[ts->replaySlot - 1];
     s.attached = 1;
     s.state = kSlotRunning;
+  } else {
+    __atomic_add_fetch(&gR.unscheduledLive, 1, __ATOMIC_SEQ_CST);
   }
 }
 
@@ -238,13 +250,44 @@ void replayBeforeCreate(ThreadState *parent, uint32_t childKey) {
   for (uint32_t i = 0; i < gR.sched.numThreads; ++i) {
     const SchedThread &t = gR.sched.threads[i];
     if (t.parent == p && t.childOrdinal == parent->children) {
+      __atomic_store_n(&gR.slots[i].created, 1, __ATOMIC_SEQ_CST);
       __atomic_store_n(&gR.keyToSlot[childKey], i + 1, __ATOMIC_RELEASE);
       return;
     }
   }
 }
 
-void replayBeforeBlocking(const volatile void *obj, unsigned kind, uint32_t loc,
+void markBlocked(ThreadState *ts, unsigned kind, uint32_t loc, uint64_t obj,
+                 uint64_t aux) {
+  if (!ts->replaySlot)
+    return;
+  ReplaySlot &s = gR.slots[ts->replaySlot - 1];
+  // The fields first, then the odd sequence number that publishes them:
+  // the watchdog reads the number, the fields, and the number again.
+  s.blockedObj = obj;
+  s.blockedAux = aux;
+  s.blockedKind = kind;
+  s.blockedLoc = loc;
+  s.blockedOrdinal = ts->ordinal;
+  s.blockedPhase = 0;
+  // Odd: blocked. A call nested in another one (a lock in a once routine)
+  // changes the number too, so a look never mixes the two.
+  uint32_t seq = __atomic_load_n(&s.blockSeq, __ATOMIC_RELAXED);
+  __atomic_add_fetch(&s.blockSeq, (seq & 1) ? 2 : 1, __ATOMIC_SEQ_CST);
+  s.state = kSlotBlocked;
+}
+
+void markReacquiring(ThreadState *ts) {
+  if (!ts->replaySlot)
+    return;
+  ReplaySlot &s = gR.slots[ts->replaySlot - 1];
+  if (!(__atomic_load_n(&s.blockSeq, __ATOMIC_RELAXED) & 1))
+    return;
+  s.blockedPhase = 1;
+  __atomic_add_fetch(&s.blockSeq, 2, __ATOMIC_SEQ_CST); // moved, still odd
+}
+
+void replayBeforeBlocking(uint64_t obj, unsigned kind, uint32_t loc,
                           bool deadlockable) {
   ThreadState *ts = tlsState;
   if (!ts)
@@ -254,15 +297,10 @@ void replayBeforeBlocking(const volatile void *obj, unsigned kind, uint32_t loc,
   replayGate(ts);
   if (!ts->replaySlot)
     return;
-  ReplaySlot &s = gR.slots[ts->replaySlot - 1];
-  if (deadlockable) {
-    s.blockedObj = reinterpret_cast<uintptr_t>(obj);
-    s.blockedKind = kind;
-    s.blockedLoc = loc;
-    s.blockedOrdinal = ts->ordinal;
-    __atomic_add_fetch(&s.blockSeq, 1, __ATOMIC_SEQ_CST); // odd: blocked
-  }
-  s.state = kSlotBlocked;
+  if (deadlockable)
+    markBlocked(ts, kind, loc, obj, 0);
+  else
+    gR.slots[ts->replaySlot - 1].state = kSlotBlocked;
 }
 
 void replayAfterBlocking() {

@@ -7,12 +7,9 @@
 //     uninstrumented spin loop, a pipe, a lock taken by hidden code): it
 //     settles `diverged` with what the expected thread is doing. Never
 //     under a debugger (TracerPid != 0): a breakpoint must not end replay.
-//   * after a deadlock schedule, it confirms the deadlock only when every
-//     requesting thread is blocked, at its predicted event, on a lock that
-//     the next thread of the cycle holds since its predicted acquire, and
-//     all of them stayed so between two looks 50 ms apart (each blocked
-//     call's sequence number unchanged). Then it ends the process with
-//     RP_REPLAY_DEADLOCK_EXIT: a deadlocked program cannot end itself.
+//   * after a deadlock schedule, every 50 ms it takes a look at the
+//     blocked threads (deadlock_watch.cpp), which confirms the deadlock
+//     and ends the process, or settles not-reproduced.
 //
 #include "replay_state.h"
 #include "text_buf.h"
@@ -28,7 +25,6 @@
 #include <unistd.h>
 
 namespace racepredict::rt {
-namespace {
 
 bool underDebugger() {
   int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
@@ -55,10 +51,14 @@ bool underDebugger() {
   return false;
 }
 
+namespace {
+
 void sleepMs(long ms) {
   struct timespec t = {ms / 1000, (ms % 1000) * 1000000L};
   nanosleep(&t, nullptr);
 }
+
+} // namespace
 
 const char *stateText(uint32_t s) {
   switch (s) {
@@ -76,6 +76,8 @@ const char *stateText(uint32_t s) {
            "uninstrumented library, or a loop the recorder does not see)";
   }
 }
+
+namespace {
 
 void divergeStuck(uint32_t h) {
   const SchedStep &st = gR.sched.steps[h];
@@ -95,68 +97,9 @@ void divergeStuck(uint32_t h) {
   settle(kVerdictDiverged, h + 1, m.cstr(), nullptr, nullptr);
 }
 
-struct Look {
-  uint32_t seq[64];
-  bool all;
-};
-
-/// One look at the requests: true when every requester is blocked at its
-/// request on a lock its holder took at the predicted event.
-bool lookDeadlock(Look &l) {
-  const Schedule &sc = gR.sched;
-  for (uint32_t i = 0; i < sc.numRequests && i < 64; ++i) {
-    const SchedRequest &r = sc.requests[i];
-    const ReplaySlot &s = gR.slots[r.thread];
-    uint32_t seq = __atomic_load_n(&s.blockSeq, __ATOMIC_SEQ_CST);
-    if (!(seq & 1) || s.blockedOrdinal != r.ordinal || s.blockedKind != r.kind)
-      return false;
-    l.seq[i] = seq;
-    uint64_t obj = s.blockedObj;
-    const ReplaySlot &h = gR.slots[r.holder];
-    bool held = false;
-    uint32_t n = __atomic_load_n(&h.numHeld, __ATOMIC_ACQUIRE);
-    for (uint32_t k = 0; k < n && k < kMaxHeld; ++k)
-      held |= h.held[k].obj == obj && h.held[k].ordinal == r.holderOrdinal;
-    if (!held)
-      return false;
-  }
-  return true;
-}
-
-void confirmDeadlock() {
-  const Schedule &sc = gR.sched;
-  Text m;
-  m.str("deadlock: ");
-  for (uint32_t i = 0; i < sc.numRequests; ++i) {
-    const SchedRequest &r = sc.requests[i];
-    m.str(i ? "; " : "")
-        .str(sc.threads[r.thread].name)
-        .str(" is blocked in ")
-        .str(r.desc)
-        .str(" on a lock ")
-        .str(sc.threads[r.holder].name)
-        .str(" holds");
-  }
-  settle(kVerdictConfirmed, 0, m.cstr(), nullptr, nullptr);
-  finishTrace(false);
-  _exit(RP_REPLAY_DEADLOCK_EXIT);
-}
-
-/// A requester got past its request: the lock was free after all.
-bool requestPassed() {
-  for (uint32_t i = 0; i < gR.sched.numRequests; ++i) {
-    const SchedRequest &r = gR.sched.requests[i];
-    if (gR.slots[r.thread].ordinal > r.ordinal)
-      return true;
-  }
-  return false;
-}
-
 void *watchdogMain(void *) {
-  Look prev = {};
-  bool havePrev = false;
   for (;;) {
-    sleepMs(havePrev ? 50 : 20);
+    sleepMs(__atomic_load_n(&gR.done, __ATOMIC_ACQUIRE) ? 50 : 20);
     if (__atomic_load_n(&gR.verdict, __ATOMIC_ACQUIRE) != kVerdictNone)
       return nullptr;
     uint64_t limit = g.opts.replay_timeout * 1000000ull;
@@ -172,33 +115,8 @@ void *watchdogMain(void *) {
     }
     if (gR.sched.kind != kSchedDeadlock)
       return nullptr;
-    Look now = {};
-    if (lookDeadlock(now)) {
-      bool same = havePrev;
-      for (uint32_t i = 0; same && i < gR.sched.numRequests && i < 64; ++i)
-        same = prev.seq[i] == now.seq[i];
-      if (same)
-        confirmDeadlock();
-      prev = now;
-      havePrev = true;
-      continue;
-    }
-    havePrev = false;
-    if (requestPassed()) {
-      settle(kVerdictNotReproduced, 0,
-             "after the schedule a requesting thread acquired its lock "
-             "instead of blocking",
-             nullptr, nullptr);
-      return nullptr;
-    }
     uint64_t since = nowNs() - gR.doneNs;
-    if (limit && since > limit && !underDebugger()) {
-      settle(kVerdictNotReproduced, 0,
-             "after the schedule the threads did not block on the predicted "
-             "locks within the replay time-out",
-             nullptr, nullptr);
-      return nullptr;
-    }
+    watchDeadlock(limit && since > limit && !underDebugger());
   }
 }
 

@@ -37,8 +37,7 @@ public:
   Expected<bool> threads();
   Expected<bool> addSteps(const std::vector<analysis::Step> &steps);
   void addWakes();
-  Expected<ScheduleRequest> request(const DeadlockRequest &r,
-                                    const std::vector<DeadlockRequest> &all);
+  Expected<ScheduleBlock> block(const DeadlockBlock &b);
 
   Schedule s;
 
@@ -54,6 +53,14 @@ private:
   }
   /// Index of e among its thread's scheduled (non-alloc/free) events.
   uint32_t ordinal(EventId e) const { return ordinal_[e]; }
+  /// The latest step on `ev`'s object (same name space), or kRoot.
+  uint32_t stepOnObject(const Event &ev) const;
+  Error badBlock(const DeadlockBlock &b, const std::string &why) const {
+    return Error{"deadlock: thread " +
+                 t_.threadName(t_.events[b.event].thread) + " (event " +
+                 std::to_string(b.event) + ", blocked on " +
+                 analysis::blockKindName(b.kind) + ") " + why};
+  }
 
   const analysis::TraceIndex &idx_;
   const trace::Trace &t_;
@@ -146,36 +153,99 @@ void Builder::addWakes() {
             });
 }
 
-Expected<ScheduleRequest>
-Builder::request(const DeadlockRequest &r,
-                 const std::vector<DeadlockRequest> &all) {
-  const Event &ev = t_.events.at(r.request);
-  if (ev.kind != EventKind::Acquire && ev.kind != EventKind::RAcquire)
-    return Error{"deadlock request event " + std::to_string(r.request) +
-                 " is not a lock acquisition"};
-  auto slot = slotOf(r.request);
+uint32_t Builder::stepOnObject(const Event &ev) const {
+  bool has = false;
+  trace::NameSpace ns = trace::objNameSpace(ev.kind, &has);
+  for (size_t k = s.steps.size(); has && k-- > 0;) {
+    const Event &o = t_.events[s.steps[k].event];
+    bool oHas = false;
+    if (o.obj == ev.obj && trace::objNameSpace(o.kind, &oHas) == ns && oHas)
+      return static_cast<uint32_t>(k);
+  }
+  return kRoot;
+}
+
+Expected<ScheduleBlock> Builder::block(const DeadlockBlock &b) {
+  using analysis::BlockKind;
+  if (b.event >= t_.events.size())
+    return Error{"deadlock: blocked event " + std::to_string(b.event) +
+                 " is not in the trace"};
+  const Event &ev = t_.events[b.event];
+  auto slot = slotOf(b.event);
   if (!slot)
     return slot.error();
-  // Who holds the requested lock: the request whose held lock it is.
-  const DeadlockRequest *holder = nullptr;
-  for (const auto &o : all)
-    if (o.request != r.request && lockOf(t_.events.at(o.heldAcquire)) == ev.obj)
-      holder = &o;
-  if (!holder)
-    return Error{"no thread of the deadlock holds the lock that event " +
-                 std::to_string(r.request) + " requests"};
-  auto hslot = slotOf(holder->heldAcquire);
-  if (!hslot)
-    return hslot.error();
-  ScheduleRequest q;
+  ScheduleBlock q;
   q.thread = *slot;
-  q.ordinal = ordinal(r.request);
+  q.ordinal = ordinal(b.event);
   q.kind = ev.kind;
+  q.on = b.kind;
   q.loc = t_.sources[ev.src];
-  q.holder = *hslot;
-  q.holderOrdinal = ordinal(holder->heldAcquire);
-  q.desc = describeStep(t_, r.request, false, src_);
-  q.event = r.request;
+  q.desc = describeStep(t_, b.event, false, src_);
+  q.event = b.event;
+  switch (b.kind) {
+  case BlockKind::Lock: {
+    if (ev.kind != EventKind::Acquire && ev.kind != EventKind::RAcquire &&
+        ev.kind != EventKind::Wait)
+      return badBlock(b, "is not a lock acquisition or a wait");
+    if (b.heldSince == analysis::kNone || b.heldSince >= t_.events.size())
+      return badBlock(b, "names no acquisition of the lock by its holder");
+    const Event &h = t_.events[b.heldSince];
+    if (lockOf(h) != analysis::requestedLock(ev) ||
+        (h.kind != EventKind::Acquire && h.kind != EventKind::RAcquire &&
+         h.kind != EventKind::Wait))
+      return badBlock(b, "waits for another lock than event " +
+                             std::to_string(b.heldSince) + " acquires");
+    if (!stepOf_.count(b.heldSince))
+      return badBlock(b, "waits for a lock its holder takes at event " +
+                             std::to_string(b.heldSince) +
+                             ", which is not a step of the witness");
+    auto hslot = slotOf(b.heldSince);
+    if (!hslot)
+      return hslot.error();
+    q.other = *hslot;
+    q.otherOrdinal = ordinal(b.heldSince);
+    break;
+  }
+  case BlockKind::Join: {
+    if (ev.kind != EventKind::Join)
+      return badBlock(b, "is not a join");
+    auto it = slot_.find(ev.obj);
+    if (it == slot_.end())
+      return badBlock(b, "joins a thread that cannot be identified");
+    q.other = it->second;
+    break;
+  }
+  case BlockKind::NotCreated:
+    // Nothing of the thread runs: the runtime checks that it does not exist
+    // (its creator, blocked before the fork, never names it).
+    q.kind = EventKind::Begin;
+    q.ordinal = 0;
+    q.loc = {};
+    q.other = s.threads[*slot].parent;
+    if (q.other == kRoot)
+      return badBlock(b, "cannot be the main thread");
+    for (const auto &st : s.steps)
+      if (st.thread == q.thread)
+        return badBlock(b, "has events in the witness schedule");
+    break;
+  case BlockKind::Semaphore:
+  case BlockKind::Barrier:
+  case BlockKind::Notify: {
+    EventKind want = b.kind == BlockKind::Semaphore ? EventKind::SemWait
+                     : b.kind == BlockKind::Barrier ? EventKind::Barrier
+                                                    : EventKind::Wait;
+    if (ev.kind != want)
+      return badBlock(b, std::string("is not a ") + trace::opName(want));
+    // The runtime names objects by their addresses in the replayed run: a
+    // step of the schedule on the same object tells it which one it is.
+    q.ref = stepOnObject(ev);
+    if (q.ref == kRoot)
+      return badBlock(b, "waits on " + t_.objName(ev) +
+                             ", which no step of the witness operates on: "
+                             "the replay could not tell it from another one");
+    break;
+  }
+  }
   return q;
 }
 
@@ -226,12 +296,22 @@ Expected<Schedule> raceSchedule(const analysis::TraceIndex &idx,
   return std::move(bld.s);
 }
 
+std::vector<DeadlockBlock>
+deadlockBlocks(const std::vector<analysis::BlockReason> &reasons) {
+  std::vector<DeadlockBlock> out;
+  for (const auto &r : reasons)
+    out.push_back(
+        {r.event, r.kind,
+         r.kind == analysis::BlockKind::Lock ? r.since : analysis::kNone});
+  return out;
+}
+
 Expected<Schedule> deadlockSchedule(const analysis::TraceIndex &idx,
                                     const std::vector<analysis::Step> &steps,
-                                    const std::vector<DeadlockRequest> &reqs,
+                                    const std::vector<DeadlockBlock> &blocked,
                                     report::SourceText &src) {
-  if (reqs.size() < 2)
-    return Error{"a deadlock needs at least two requests"};
+  if (blocked.empty())
+    return Error{"a deadlock needs at least one blocked thread"};
   Builder bld(idx, src);
   bld.s.kind = Schedule::Kind::Deadlock;
   auto th = bld.threads();
@@ -241,11 +321,11 @@ Expected<Schedule> deadlockSchedule(const analysis::TraceIndex &idx,
   if (!st)
     return st.error();
   bld.addWakes();
-  for (const auto &r : reqs) {
-    auto q = bld.request(r, reqs);
+  for (const auto &b : blocked) {
+    auto q = bld.block(b);
     if (!q)
       return q.error();
-    bld.s.requests.push_back(std::move(*q));
+    bld.s.blocks.push_back(std::move(*q));
   }
   return std::move(bld.s);
 }

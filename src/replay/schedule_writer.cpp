@@ -30,8 +30,7 @@ void writeSchedule(const Schedule &s, std::ostream &out) {
       << "kind " << (s.kind == Schedule::Kind::Race ? "race" : "deadlock")
       << "\n"
       << "threads " << s.threads.size() << " steps " << s.steps.size()
-      << " wakes " << s.wakes.size() << " requests " << s.requests.size()
-      << "\n";
+      << " wakes " << s.wakes.size() << " blocks " << s.blocks.size() << "\n";
   for (size_t i = 0; i < s.threads.size(); ++i) {
     const auto &t = s.threads[i];
     out << "thread " << i << " ";
@@ -51,11 +50,15 @@ void writeSchedule(const Schedule &s, std::ostream &out) {
     out << "wake " << w.step << " " << w.thread << " " << w.ordinal << "\n";
   if (s.kind == Schedule::Kind::Race)
     out << "race " << s.steps.size() - 2 << " " << s.steps.size() - 1 << "\n";
-  for (const auto &r : s.requests)
-    out << "request " << r.thread << " " << r.ordinal << " "
-        << trace::opName(r.kind) << " " << r.loc.line << " " << r.loc.column
-        << " " << encodeField(r.loc.file) << " " << r.holder << " "
-        << r.holderOrdinal << " " << encodeField(r.desc) << "\n";
+  auto opt = [](uint32_t v) {
+    return v == kRoot ? std::string("-") : std::to_string(v);
+  };
+  for (const auto &b : s.blocks)
+    out << "block " << b.thread << " " << b.ordinal << " "
+        << trace::opName(b.kind) << " " << analysis::blockKindName(b.on) << " "
+        << b.loc.line << " " << b.loc.column << " " << encodeField(b.loc.file)
+        << " " << opt(b.other) << " " << opt(b.otherOrdinal) << " "
+        << opt(b.ref) << " " << encodeField(b.desc) << "\n";
   out << "end\n";
 }
 

@@ -10,17 +10,25 @@ Modes:
             confirmed); the text report shows exactly the confirmed ones. A
             confirmed deadlock is replayed once more with the printed
             RACEPREDICT_OPTIONS (as under gdb) to check that the watchdog
-            ended the process with its own status.
+            ended the process with its own status, and with `racepredict
+            replay --schedule` from its witness file (exit 1, confirmed).
   repeat    replay the race witness of SRC N times: confirmed every time.
   crash     a program killed by a signal while recording: exit 2, a clear
             message, and the trace is kept.
   gdb       replay the race witness of SRC under `gdb -batch` with the
             environment `replay --print-env` prints (skipped without gdb).
-  errors    bad schedule files and witnesses are rejected with file, line
+  errors    bad schedule files (also deadlock block lines) and witnesses
+            (also an unknown blocking kind) are rejected with file, line
             and exit status 2.
   address   the replayed run reads another address than the recorded one
             (the environment changes an index): not-reproduced, never
             confirmed on the strength of the trace's location names.
+  watchdog  the deadlock watchdog confirms nothing it did not see: the
+            schedule of a confirmed deadlock, with one block line changed
+            (another holder's acquisition, another joined thread, another
+            source line, a thread left out that is then still alive),
+            replays as not-reproduced with the reason, never status 86; a
+            witness file claiming another blocking kind is refused.
 """
 import argparse
 import json
@@ -30,12 +38,18 @@ import shlex
 import shutil
 import subprocess
 import sys
+import time
 
 DEADLOCK_EXIT = 86  # RP_REPLAY_DEADLOCK_EXIT, include/racepredict/abi/replay.h
 
 
 def annotations(src):
+    """Races as sorted (file:line, file:line) pairs; deadlocks as sorted
+    tuples of (thread, file:line) per blocked thread (a thread never
+    created is anchored at its pthread_create); the deadlock kinds
+    (`// expect-kind: K`, optional) and the expected replay verdict."""
     anchors, races, deadlocks, verdict = {}, set(), set(), "confirmed"
+    kinds = None
     base = os.path.basename(src)
     with open(src) as f:
         lines = f.read().splitlines()
@@ -48,15 +62,56 @@ def annotations(src):
         if m:
             races.add(tuple(sorted((anchors[m.group(1)], anchors[m.group(2)]))))
         # `THREAD@ANCHOR ...`: every blocked thread and where it blocks
-        # (run_e2e.py's syntax); the thread names are checked there.
+        # (run_e2e.py's syntax), or `none`.
         m = re.search(r"expect-deadlock:\s*((?:[\w@]+\s*)+)$", line)
+        if m and m.group(1).split() != ["none"]:
+            deadlocks.add(tuple(sorted(
+                (w.split("@")[0], anchors[w.split("@")[1]])
+                for w in m.group(1).split())))
+        m = re.search(r"expect-kind:\s*([\w-]+)", line)
         if m:
-            deadlocks.add(tuple(sorted(anchors[w.split("@")[-1]]
-                                       for w in m.group(1).split())))
+            kinds = (kinds or []) + [m.group(1)]
         m = re.search(r"expect-replay:\s*([\w-]+)", line)
         if m:
             verdict = m.group(1)
-    return races, deadlocks, verdict
+    return races, deadlocks, kinds, verdict
+
+
+# What the watchdog says it saw, per blocked thread and kind
+# (runtime/replay/deadlock_watch.cpp).
+SEEN = {"lock": "on a lock", "join": "joining", "semaphore": "with no post left",
+        "barrier": "with no thread left to arrive",
+        "condition": "with no notify left", "not-created": "was never created"}
+
+
+def check_confirmation(d):
+    """The confirmation names every blocked thread with what the watchdog
+    checked for its kind."""
+    msg = d["replay_detail"]["message"]
+    # One clause per thread; the step descriptions it quotes may hold "; ".
+    clauses = dict(re.findall(
+        r"(?:^deadlock: |; )(t\d+) ((?:is blocked in|waits in|was never "
+        r"created).*?)(?=; t\d+ (?:is blocked in|waits in|was never created)"
+        r"|; no other thread is alive$|$)", msg))
+    for b in d["blocked"]:
+        want = SEEN[b["blocked_on"]["kind"]]
+        if b["blocked_on"]["kind"] == "join":
+            want += " " + b["blocked_on"]["thread"]
+        if want not in clauses.get(b["thread"], ""):
+            return f"the confirmation {msg!r} does not say {b['thread']} " \
+                   f"{want!r}"
+    if len(clauses) != len(d["blocked"]):
+        return f"the confirmation {msg!r} names other threads"
+    return None
+
+
+def blocked_at(b):
+    """(thread, file:line) of a blocked thread; a thread that is never
+    created has no event of its own: where its creator would create it."""
+    loc = b["loc"]
+    if b["blocked_on"]["kind"] == "not-created":
+        loc = b["blocked_on"]["fork"]["loc"]
+    return (b["thread"], file_line(loc))
 
 
 def file_line(loc):
@@ -111,7 +166,7 @@ def debugger_options(a, exe, witness, sched):
 def mode_run(a):
     name = os.path.splitext(os.path.basename(a.src))[0] + a.opt.replace("-", "_")
     exe = compile_prog(a, name)
-    want_races, want_deadlocks, want_verdict = annotations(a.src)
+    want_races, want_deadlocks, want_kinds, want_verdict = annotations(a.src)
     wdir = os.path.join(a.workdir, name + ".witnesses")
     shutil.rmtree(wdir, ignore_errors=True)
     cmd = [a.racepredict, "run", "--races", "--deadlocks", "--report-all",
@@ -124,7 +179,7 @@ def mode_run(a):
     got_races = {tuple(sorted((file_line(x["first"]["loc"]),
                                file_line(x["second"]["loc"])))): x["replay"]
                  for x in rep["races"]}
-    got_deadlocks = {tuple(sorted(file_line(b["loc"]) for b in d["blocked"])):
+    got_deadlocks = {tuple(sorted(blocked_at(b) for b in d["blocked"])):
                      d["replay"] for d in rep["deadlocks"]}
     print("races:", got_races, "deadlocks:", got_deadlocks)
     if set(got_races) != want_races:
@@ -132,12 +187,20 @@ def mode_run(a):
     if set(got_deadlocks) != want_deadlocks:
         return fail(f"deadlocks {sorted(got_deadlocks)} != expected "
                     f"{sorted(want_deadlocks)}")
+    kinds = sorted(d["kind"] for d in rep["deadlocks"])
+    if want_kinds is not None and kinds != sorted(want_kinds):
+        return fail(f"deadlock kinds {kinds} != expected {sorted(want_kinds)}")
     verdicts = list(got_races.values()) + list(got_deadlocks.values())
     if any(v != want_verdict for v in verdicts):
         return fail(f"replay verdicts {verdicts}, expected all {want_verdict}")
     for x in rep["races"] + rep["deadlocks"]:
         if not x["replay_detail"]["message"]:
             return fail("a replay verdict without its reason")
+    for d in rep["deadlocks"]:
+        if d["replay"] == "confirmed":
+            err = check_confirmation(d)
+            if err:
+                return fail(err)
     confirmed = verdicts.count("confirmed")
     if (r.returncode == 1) != (confirmed > 0):
         return fail(f"exit status {r.returncode} with {confirmed} confirmed")
@@ -158,6 +221,12 @@ def mode_run(a):
         if d["replay"] != "confirmed":
             continue
         witness = d["replay_detail"]["witness_file"]
+        r = run([a.racepredict, "replay", "-q", "--schedule", witness, "--",
+                 exe], stdout=subprocess.PIPE, text=True, timeout=120)
+        if r.returncode != 1 or \
+                not r.stdout.startswith("racepredict replay: confirmed"):
+            return fail(f"replay --schedule {witness} exited {r.returncode}: "
+                        f"{r.stdout!r}")
         opts = debugger_options(a, exe, witness,
                                 os.path.join(a.workdir, name + ".dl.rpsched"))
         result = os.path.join(a.workdir, name + ".dl.result")
@@ -258,6 +327,28 @@ def mode_errors(a):
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 2 or "event 999999 is not in the trace" not in r.stderr:
         return fail(f"foreign witness: exit {r.returncode}, {r.stderr!r}")
+    # A deadlock witness whose thread blocks on something unknown.
+    w["kind"] = "deadlock"
+    w["blocked"] = [{"event": 3, "blocked_on": {"kind": "livelock"}}]
+    with open(other, "w") as f:
+        json.dump(w, f)
+    r = run([a.racepredict, "replay", "--schedule", other, "--", exe],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    want = f"{other}: blocked event 3: unknown blocked_on kind 'livelock'"
+    if r.returncode != 2 or want not in r.stderr:
+        return fail(f"unknown blocking kind: exit {r.returncode}, {r.stderr!r}")
+    # A version 2 schedule with a malformed block line.
+    with open(bad, "w") as f:
+        f.write("RPSCHED 2\nkind deadlock\nthreads 1 steps 1 wakes 0 blocks 1\n"
+                "thread 0 - 0 t0\nstep 0 0 begin 0 0 0 0 - -\n"
+                "block 0 1 semwait semaphore 3 1 f.c - - - -\nend\n")
+    r = run([exe], env=dict(os.environ, RACEPREDICT_OPTIONS=f"replay={bad}"),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            timeout=30)
+    want = (f"racepredict: replay schedule '{bad}' line 6: this blocking kind "
+            "needs a step on its object")
+    if r.returncode != 2 or want not in r.stderr:
+        return fail(f"bad block line: exit {r.returncode}, {r.stderr!r}")
     r = run([a.racepredict, "run", "--", os.path.join(a.workdir, "nothing")],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode != 2 or "cannot execute" not in r.stderr:
@@ -288,10 +379,129 @@ def mode_address(a):
     return 0
 
 
+def schedule_lines(a, exe, name):
+    """SRC's (first) deadlock witness file and its schedule file's lines."""
+    witness = witness_of(a, exe, os.path.join(a.workdir, name + ".witnesses"),
+                         "deadlock")
+    sched = os.path.join(a.workdir, name + ".rpsched")
+    debugger_options(a, exe, witness, sched)
+    with open(sched) as f:
+        return witness, f.read().splitlines()
+
+
+def thread_index(lines, name):
+    for ln in lines:
+        f = ln.split()
+        if f[0] == "thread" and f[4] == name:
+            return f[1]
+    raise SystemExit(fail(f"no thread {name} in the schedule"))
+
+
+def replace_block(lines, on, field, value):
+    """The schedule with field `field` of the `block` line of kind `on` set."""
+    out = []
+    for ln in lines:
+        f = ln.split(" ")
+        if f[0] == "block" and f[4] == on:
+            f[field] = value(f) if callable(value) else value
+            ln = " ".join(f)
+        out.append(ln)
+    return out
+
+
+def without_block(lines, on):
+    out = [ln for ln in lines if not (ln.startswith("block ") and
+                                      ln.split(" ")[4] == on)]
+    n = sum(ln.startswith("block ") for ln in out)
+    return [re.sub(r" blocks \d+$", f" blocks {n}", ln) for ln in out]
+
+
+def mode_watchdog(a):
+    cases = []
+    # The nested monitor: t2 waits for l (t1 took it at its ordinal 1), t1
+    # waits on cv, t0 joins t1.
+    src = os.path.join(os.path.dirname(a.src), "deadlock_nested_monitor.c")
+    exe = compile_prog(argparse.Namespace(**{**vars(a), "src": src}),
+                       "wd_monitor")
+    witness, lines = schedule_lines(a, exe, "wd_monitor")
+    # A witness file that claims another blocking kind than the trace
+    # semantics gives is refused before anything runs.
+    with open(witness) as f:
+        w = json.load(f)
+    join = next(b for b in w["blocked"] if b["blocked_on"]["kind"] == "join")
+    join["blocked_on"]["kind"] = "semaphore"
+    claimed = os.path.join(a.workdir, "wd_claimed.json")
+    with open(claimed, "w") as f:
+        json.dump(w, f)
+    r = run([a.racepredict, "replay", "--schedule", claimed, "--", exe],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    want = (f"blocked event {join['event']} blocks on join after the "
+            "witness, not as the file says")
+    if r.returncode != 2 or want not in r.stderr:
+        return fail(f"a claimed semaphore block: exit {r.returncode}, "
+                    f"{r.stderr!r}")
+    t1, t2 = thread_index(lines, "t1"), thread_index(lines, "t2")
+    m_acq = [ln.split()[2] for ln in lines
+             if ln.startswith(f"step {t1} ") and ln.split()[3] == "acq"]
+    cases += [
+        ("another acquisition of the holder", exe,
+         replace_block(lines, "lock", 9, m_acq[-1]),
+         "t2 waits for a lock that t1 does not hold since its predicted "
+         "acquisition"),
+        ("another joined thread", exe, replace_block(lines, "join", 8, t2),
+         "t0 joins another thread than t2"),
+        ("another source line", exe,
+         replace_block(lines, "condition", 5, lambda f: str(int(f[5]) + 1)),
+         "t1 is blocked in another call (t1 wait @ "),
+    ]
+    # The semaphore hand-off without main's block: main, blocked in its
+    # join, could still post as far as the watchdog knows.
+    src = os.path.join(os.path.dirname(a.src), "deadlock_sem_handoff.c")
+    exe = compile_prog(argparse.Namespace(**{**vars(a), "src": src}),
+                       "wd_sem")
+    _, lines = schedule_lines(a, exe, "wd_sem")
+    cases.append(("a waiter for a post left out", exe,
+                  without_block(lines, "join"),
+                  "t0 is still alive and could still post, arrive or notify"))
+    for what, exe, text, want in cases:
+        sched = os.path.join(a.workdir, "wd.rpsched")
+        result = os.path.join(a.workdir, "wd.result")
+        with open(sched, "w") as f:
+            f.write("\n".join(text) + "\n")
+        if os.path.exists(result):
+            os.remove(result)
+        env = dict(os.environ, RACEPREDICT_OPTIONS=f"replay={sched}:"
+                   f"replay_result={result}:replay_timeout=500")
+        # The program really deadlocks: once the verdict is written it
+        # hangs (as under `run`, which kills it after a grace period).
+        print("+", exe, "#", what, flush=True)
+        p = subprocess.Popen([exe], env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        for _ in range(300):
+            if p.poll() is not None or os.path.exists(result):
+                break
+            time.sleep(0.1)
+        time.sleep(0.3)
+        if p.poll() is None:
+            p.kill()
+        p.wait()
+        if p.returncode == DEADLOCK_EXIT:
+            return fail(f"{what}: the watchdog confirmed")
+        if not os.path.exists(result):
+            return fail(f"{what}: no verdict within 30 s")
+        with open(result) as f:
+            res = dict(ln.split(" ", 1) for ln in f.read().splitlines())
+        if res.get("verdict") != "not-reproduced" or \
+                want not in res.get("message", ""):
+            return fail(f"{what}: {res}, expected not-reproduced: ...{want}")
+        print(f"ok: {what}: {res['message']}")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode", choices=["run", "repeat", "crash", "gdb", "errors",
-                                     "address"])
+                                     "address", "watchdog"])
     ap.add_argument("--cc", required=True)
     ap.add_argument("--racepredict", required=True)
     ap.add_argument("--src", required=True)
@@ -302,7 +512,7 @@ def main():
     os.makedirs(a.workdir, exist_ok=True)
     return {"run": mode_run, "repeat": mode_repeat, "crash": mode_crash,
             "gdb": mode_gdb, "errors": mode_errors,
-            "address": mode_address}[a.mode](a)
+            "address": mode_address, "watchdog": mode_watchdog}[a.mode](a)
 
 
 if __name__ == "__main__":

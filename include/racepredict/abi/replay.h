@@ -8,7 +8,7 @@
 #define RACEPREDICT_ABI_REPLAY_H
 
 /* Bump with any change of the schedule file syntax (runtime/replay). */
-#define RP_SCHEDULE_VERSION 1
+#define RP_SCHEDULE_VERSION 2
 
 /* A replayed process in which the watchdog saw the predicted deadlock ends
  * with this status (after writing `verdict confirmed` to the result file),

@@ -4,11 +4,12 @@
 // the tool translates a witness into the schedule file of docs/replay.md:
 // threads named by creation path, steps as (thread, per-thread ordinal of
 // the recorded events without alloc/free, kind, source location), the
-// notify→wait matching, and what to confirm (the racing pair, or the
-// requests of a deadlock and who holds what they request).
+// notify→wait matching, and what to confirm (the racing pair, or what each
+// thread of a deadlock blocks on).
 //
 #pragma once
 
+#include "racepredict/analysis/deadlock.h"
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/analysis/trace_index.h"
 #include "racepredict/report/source_text.h"
@@ -45,11 +46,21 @@ struct ScheduleWake {
   uint32_t step, thread, ordinal;
 };
 
-struct ScheduleRequest {
+/// One thread of a deadlock, as the watchdog checks it (docs/replay.md):
+/// blocked at its next event `ordinal` (for a wait or barrier after its
+/// first half) on what `on` says, or never created.
+struct ScheduleBlock {
   uint32_t thread = 0, ordinal = 0;
   trace::EventKind kind = trace::EventKind::Acquire;
+  analysis::BlockKind on = analysis::BlockKind::Lock;
   trace::SourceLoc loc;
-  uint32_t holder = 0, holderOrdinal = 0;
+  /// Lock: the holder; Join: the joined thread; NotCreated: the creator;
+  /// kRoot (none) otherwise.
+  uint32_t other = kRoot;
+  uint32_t otherOrdinal = kRoot; ///< Lock: the holder's acquisition
+  /// Semaphore, Barrier, Notify: a step operating on the object (kRoot:
+  /// none).
+  uint32_t ref = kRoot;
   std::string desc;
   EventId event = 0;
 };
@@ -59,16 +70,23 @@ struct Schedule {
   std::vector<ScheduleThread> threads;
   std::vector<ScheduleStep> steps;
   std::vector<ScheduleWake> wakes;
-  std::vector<ScheduleRequest> requests;
+  std::vector<ScheduleBlock> blocks;
 };
 
-/// A deadlock request: `request` (the lock its thread blocks on next) and
-/// `heldAcquire` (where its thread took the lock it holds, which the
-/// previous thread of the cycle requests).
-struct DeadlockRequest {
-  EventId request;
-  EventId heldAcquire;
+/// One blocked thread of a predicted deadlock, as findings and witness
+/// files give it (analysis::BlockReason, the witness's "blocked" entries):
+/// everything else (holder, joined thread, creator, object) follows from
+/// the trace.
+struct DeadlockBlock {
+  EventId event = analysis::kNone; ///< its next event (never completes)
+  analysis::BlockKind kind = analysis::BlockKind::Lock;
+  /// Lock: the holder's acquisition of the lock (kNone otherwise).
+  EventId heldSince = analysis::kNone;
 };
+
+/// The blocks of a finding.
+std::vector<DeadlockBlock>
+deadlockBlocks(const std::vector<analysis::BlockReason> &reasons);
 
 /// Builds the schedule of a race witness: `steps` is a valid prefix
 /// schedule ending with the racing events a and b. Errors name what cannot
@@ -79,10 +97,13 @@ Expected<Schedule> raceSchedule(const analysis::TraceIndex &idx,
                                 EventId a, EventId b, report::SourceText &src);
 
 /// Builds the schedule of a deadlock witness: `steps` is the prefix after
-/// which every request is its thread's next event.
+/// which every blocked thread's next event is its blocking event (a thread
+/// never created: none of its events is in it). Errors say what cannot be
+/// replayed or checked (a semaphore no step of the schedule operates on,
+/// so the runtime cannot tell it from another one).
 Expected<Schedule> deadlockSchedule(const analysis::TraceIndex &idx,
                                     const std::vector<analysis::Step> &steps,
-                                    const std::vector<DeadlockRequest> &reqs,
+                                    const std::vector<DeadlockBlock> &blocked,
                                     report::SourceText &src);
 
 /// The file format of docs/replay.md (runtime/replay/schedule.h parses it).

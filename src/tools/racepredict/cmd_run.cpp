@@ -12,8 +12,6 @@
 #include "program_input.h"
 #include "witness_input.h"
 
-#include "racepredict/analysis/deadlock.h"
-
 #include "racepredict/replay/replay_driver.h"
 #include "racepredict/report/run_report.h"
 #include "racepredict/report/witness_file.h"
@@ -227,15 +225,11 @@ int runRun(RunArgs a) {
     jobs.push_back(
         jobFor(replay::raceSchedule(idx, f.steps, f.first, f.second, src),
                nextFile()));
-  for (const auto &d : res->deadlocks.deadlocks) {
-    std::vector<DeadlockBlock> blocked;
-    for (const auto &b : d.blocked)
-      blocked.push_back(
-          {b.event, analysis::blockKindName(b.kind),
-           b.kind == analysis::BlockKind::Lock ? b.since : analysis::kNone});
+  for (const auto &d : res->deadlocks.deadlocks)
     jobs.push_back(
-        jobFor(deadlockReplaySchedule(idx, d.steps, blocked, src), nextFile()));
-  }
+        jobFor(replay::deadlockSchedule(idx, d.steps,
+                                        replay::deadlockBlocks(d.blocked), src),
+               nextFile()));
   if (!jobs.empty())
     std::cerr << "racepredict run: " << t.events.size() << " events, "
               << jobs.size() << " predicted finding"

@@ -4,8 +4,23 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <optional>
 
 namespace racepredict::tool {
+namespace {
+
+/// The BlockKind of a "blocked_on" kind (analysis::blockKindName's names).
+std::optional<analysis::BlockKind> blockKindOf(const std::string &name) {
+  using analysis::BlockKind;
+  for (BlockKind k :
+       {BlockKind::Lock, BlockKind::Join, BlockKind::NotCreated,
+        BlockKind::Notify, BlockKind::Semaphore, BlockKind::Barrier})
+    if (name == analysis::blockKindName(k))
+      return k;
+  return std::nullopt;
+}
+
+} // namespace
 
 Expected<WitnessInput> readWitnessFile(const std::string &path) {
   std::ifstream in(path);
@@ -27,13 +42,19 @@ Expected<WitnessInput> readWitnessFile(const std::string &path) {
         w.steps.push_back(
             {s.at("event").get<analysis::EventId>(), s.value("half", false)});
     if (w.deadlock) {
-      // Every blocked thread: its event, and for a lock the acquisition
-      // its holder made (the replayer checks the holder still has it).
+      // Every blocked thread: its event, what it blocks on, and for a lock
+      // the acquisition its holder made (the replayer checks the holder
+      // still has it); the rest follows from the trace.
       for (const auto &b : j.at("blocked")) {
-        DeadlockBlock blk;
+        replay::DeadlockBlock blk;
         blk.event = b.at("event").get<analysis::EventId>();
         const auto &on = b.at("blocked_on");
-        blk.kind = on.at("kind").get<std::string>();
+        std::string kind = on.at("kind").get<std::string>();
+        auto k = blockKindOf(kind);
+        if (!k)
+          return Error{path + ": blocked event " + std::to_string(blk.event) +
+                       ": unknown blocked_on kind '" + kind + "'"};
+        blk.kind = *k;
         if (on.contains("held_since"))
           blk.heldSince = on["held_since"].at("event").get<analysis::EventId>();
         w.blocked.push_back(blk);
@@ -83,7 +104,22 @@ validatedSteps(const analysis::TraceIndex &idx, const WitnessInput &w,
     std::vector<analysis::EventId> blocked;
     for (const auto &b : w.blocked)
       blocked.push_back(b.event);
-    why = analysis::checkDeadlockWitness(idx, steps, blocked);
+    std::vector<analysis::BlockReason> reasons;
+    why = analysis::checkDeadlockWitness(idx, steps, blocked, &reasons);
+    // What the replay will check must be what the trace semantics says:
+    // the blocking kind, and for a lock the holder's acquisition.
+    for (size_t i = 0; !why && i < reasons.size(); ++i) {
+      const replay::DeadlockBlock &b = w.blocked[i];
+      const analysis::BlockReason &r = reasons[i];
+      bool lock = r.kind == analysis::BlockKind::Lock;
+      if (b.kind != r.kind || (lock && b.heldSince != r.since))
+        return Error{
+            path + ": blocked event " + std::to_string(b.event) +
+            " blocks on " + analysis::blockKindName(r.kind) +
+            (lock ? " (held since event " + std::to_string(r.since) + ")"
+                  : std::string()) +
+            " after the witness, not as the file says"};
+    }
   } else {
     if (steps.size() < 2 || steps[steps.size() - 2].event != w.first ||
         steps.back().event != w.second)
@@ -96,44 +132,12 @@ validatedSteps(const analysis::TraceIndex &idx, const WitnessInput &w,
   return steps;
 }
 
-Expected<replay::Schedule> deadlockReplaySchedule(
-    const analysis::TraceIndex &idx, const std::vector<analysis::Step> &steps,
-    const std::vector<DeadlockBlock> &blocked, report::SourceText &src) {
-  // The replaying watchdog confirms threads blocked on locks whose holder
-  // it can check: the lock cycle. Threads blocked because of it (a join on
-  // a cycle thread) follow from it and need no check of their own.
-  // A witness names, per blocked thread, the holder's acquisition of the
-  // lock it waits for; a replay request names its own thread's held lock,
-  // which is what the thread waiting for it names.
-  const auto &events = idx.trace().events;
-  std::vector<replay::DeadlockRequest> reqs;
-  std::string other;
-  for (const auto &b : blocked) {
-    if (b.kind != "lock" || b.heldSince == analysis::kNone) {
-      if (other.empty())
-        other = b.kind + " (event " + std::to_string(b.event) + ")";
-      continue;
-    }
-    for (const auto &w : blocked)
-      if (w.kind == "lock" && w.heldSince != analysis::kNone &&
-          events[w.heldSince].thread == events[b.event].thread)
-        reqs.push_back({b.event, w.heldSince});
-  }
-  if (reqs.size() < 2)
-    return Error{"replaying a deadlock that is not a lock cycle is not "
-                 "supported yet: a thread blocks on a " +
-                 other};
-  return replay::deadlockSchedule(idx, steps, reqs, src);
-}
-
 Expected<replay::Schedule> scheduleFor(const analysis::TraceIndex &idx,
                                        const WitnessInput &w,
                                        const std::vector<analysis::Step> &s,
                                        report::SourceText &src) {
-  if (w.deadlock) {
-    std::vector<DeadlockBlock> blocked = w.blocked;
-    return deadlockReplaySchedule(idx, s, blocked, src);
-  }
+  if (w.deadlock)
+    return replay::deadlockSchedule(idx, s, w.blocked, src);
   return replay::raceSchedule(idx, s, w.first, w.second, src);
 }
 

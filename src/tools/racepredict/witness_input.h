@@ -10,20 +10,12 @@
 
 namespace racepredict::tool {
 
-/// One blocked thread of a deadlock witness.
-struct DeadlockBlock {
-  analysis::EventId event = analysis::kNone; ///< its never-completed event
-  std::string kind; ///< blocked_on.kind: lock, join, semaphore, ...
-  /// Lock: the holder's acquisition of the lock (kNone otherwise).
-  analysis::EventId heldSince = analysis::kNone;
-};
-
 /// A witness file (report/witness_file.h) as `replay` needs it.
 struct WitnessInput {
   bool deadlock = false;
   std::string trace; ///< the "trace" field, as written
   analysis::EventId first = 0, second = 0;
-  std::vector<DeadlockBlock> blocked; ///< deadlocks
+  std::vector<replay::DeadlockBlock> blocked; ///< deadlocks
 
   std::vector<analysis::EventId> witness;
   std::vector<analysis::Step> steps; ///< empty if the file has none
@@ -38,12 +30,6 @@ Expected<WitnessInput> readWitnessFile(const std::string &path);
 Expected<std::vector<analysis::Step>>
 validatedSteps(const analysis::TraceIndex &idx, const WitnessInput &w,
                const std::string &path);
-
-/// The schedule of a deadlock: its lock cycle (the threads blocked on a
-/// lock another of them holds); an Error when it has none.
-Expected<replay::Schedule> deadlockReplaySchedule(
-    const analysis::TraceIndex &idx, const std::vector<analysis::Step> &steps,
-    const std::vector<DeadlockBlock> &blocked, report::SourceText &src);
 
 /// The schedule file contents for a validated witness.
 Expected<replay::Schedule> scheduleFor(const analysis::TraceIndex &idx,

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdio.h>
 // expect-deadlock: t1@L t2@B t0@J
+// expect-kind: barrier
 
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 pthread_barrier_t bar;

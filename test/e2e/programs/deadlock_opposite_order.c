@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdio.h>
 // expect-deadlock: t1@B1 t2@A2 t0@J1
+// expect-kind: lock-order
 
 pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER;
 pthread_mutex_t b = PTHREAD_MUTEX_INITIALIZER;

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdio.h>
 // expect-deadlock: t1@R t2@R t3@R t0@J
+// expect-kind: lock-order
 
 #define N 3
 pthread_mutex_t fork_[N];

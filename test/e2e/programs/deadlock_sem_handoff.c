@@ -8,6 +8,7 @@
 #include <semaphore.h>
 #include <stdio.h>
 // expect-deadlock: t1@W t0@J
+// expect-kind: semaphore
 
 sem_t s;
 int token;
