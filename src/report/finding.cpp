@@ -152,7 +152,7 @@ Finding propertyFinding(const trace::Trace &t, const std::string &name,
 std::vector<Finding> findingsOf(const trace::Trace &t,
                                 const solver::RaceResult &races,
                                 const solver::DeadlockResult *deadlocks,
-                                const analysis::TraceIndex &idx) {
+                                const analysis::TraceIndex &) {
   std::vector<Finding> out;
   for (const auto &r : races.races)
     out.push_back(raceFinding(t, r.first, r.second, r.witness));

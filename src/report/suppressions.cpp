@@ -117,7 +117,7 @@ std::optional<size_t> Suppressions::match(const Finding &f) const {
 }
 
 size_t removeSuppressed(const Suppressions &s, const trace::Trace &t,
-                        const analysis::TraceIndex &idx,
+                        const analysis::TraceIndex &,
                         solver::RaceResult &races,
                         solver::DeadlockResult *deadlocks) {
   size_t removed = 0;
