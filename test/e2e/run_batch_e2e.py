@@ -334,6 +334,18 @@ def main():
     check(bt["no_trace"]["status"] == "timeout" and
           bt["no_trace"]["reason"].startswith("not started"), f"{bt['no_trace']}")
 
+    # --- The per-test budget covers the replays: a replay stuck on the hidden
+    # flag (10 s step time-out) is stopped at 3 s, a time-out, never clean.
+    stuck = os.path.join(w, "stuck.json")
+    r = run([rp, "batch", "--ctest", build, "-R", "^race_hidden_flag$",
+             "--test-timeout", "3", "--step-timeout-ms", "10000", "--json", stuck],
+            capture_output=True, text=True, timeout=300)
+    check(r.returncode == 4, f"stuck replay: exit {r.returncode}, want 4")
+    st = json.load(open(stuck))["tests"][0]
+    check(st["status"] == "timeout" and st["reason"].startswith("replays stopped: ") and
+          "--test-timeout 3 s, recording, analysis and replays" in st["reason"] and
+          st["ran"] == "exit status 0", f"stuck replay: {st}")
+
     # --- --commands input: names, shell lines, working directory.
     cmds = os.path.join(w, "commands.txt")
     with open(cmds, "w") as f:
