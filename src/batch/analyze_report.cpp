@@ -29,16 +29,33 @@ bool eventList(const json &j, const trace::Trace &t,
   return true;
 }
 
-void setStatus(report::Finding &f, const json &entry) {
-  if (entry.contains("replay") && entry["replay"].is_string())
-    f.status = entry["replay"].get<std::string>();
+/// The replay verdicts `racepredict run` writes (docs/replay.md).
+bool isVerdict(const std::string &v) {
+  return v == "confirmed" || v == "diverged" || v == "not-reproduced";
 }
 
 } // namespace
 
 Expected<std::vector<report::Finding>>
-findingsFromReport(const json &report, const trace::Trace &t) {
+findingsFromReport(const json &report, const trace::Trace &t,
+                   std::vector<nlohmann::json> *details) {
   std::vector<report::Finding> out;
+  std::string replayError;
+  // The replay verdict becomes the finding's status; its detail is kept.
+  auto setStatus = [&](report::Finding &f, const json &entry) {
+    nlohmann::json detail;
+    if (entry.contains("replay")) {
+      const json &v = entry["replay"];
+      if (!v.is_string() || !isVerdict(v.get<std::string>()))
+        replayError = "replay is not confirmed, diverged or not-reproduced";
+      else
+        f.status = v.get<std::string>();
+      if (entry.contains("replay_detail") && entry["replay_detail"].is_object())
+        detail = entry["replay_detail"];
+    }
+    if (details)
+      details->push_back(std::move(detail));
+  };
   auto bad = [](const std::string &where, size_t i, const char *what) {
     return Error{"report: " + where + "[" + std::to_string(i) + "]: " + what};
   };
@@ -56,6 +73,8 @@ findingsFromReport(const json &report, const trace::Trace &t) {
       return bad("races", i, "witness is not a list of events of the trace");
     out.push_back(report::raceFinding(t, a, b, w));
     setStatus(out.back(), r);
+    if (!replayError.empty())
+      return bad("races", i, replayError.c_str());
   }
   const json &dls = report.contains("deadlocks") ? report["deadlocks"] : json();
   for (size_t i = 0; dls.is_array() && i < dls.size(); ++i) {
@@ -84,6 +103,8 @@ findingsFromReport(const json &report, const trace::Trace &t) {
     std::string kind = d.value("kind", std::string("deadlock"));
     out.push_back(report::deadlockFinding(t, kind, blocked, reasons, held, w));
     setStatus(out.back(), d);
+    if (!replayError.empty())
+      return bad("deadlocks", i, replayError.c_str());
   }
   const json &vs =
       report.contains("violations") ? report["violations"] : json();
@@ -100,6 +121,8 @@ findingsFromReport(const json &report, const trace::Trace &t) {
                            : v["property"].dump();
     out.push_back(report::propertyFinding(t, name, events, w));
     setStatus(out.back(), v);
+    if (!replayError.empty())
+      return bad("violations", i, replayError.c_str());
   }
   return out;
 }

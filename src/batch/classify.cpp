@@ -8,22 +8,44 @@
 
 namespace racepredict::batch {
 
+bool replayUnconfirmed(const report::Finding &f) {
+  return f.status == "diverged" || f.status == "not-reproduced";
+}
+
+size_t countedFindings(const TestResult &t) {
+  size_t n = 0;
+  for (const auto &f : t.findings)
+    n += !replayUnconfirmed(f.finding);
+  return n;
+}
+
 std::vector<size_t> classify(std::vector<TestResult> &tests,
                              const ClassifyConfig &cfg) {
   std::vector<size_t> hits(cfg.suppressions ? cfg.suppressions->rules().size()
                                             : 0);
   for (auto &t : tests) {
+    // One finding per signature; an occurrence that counts (confirmed, or
+    // predicted without replay) stands for it over an unconfirmed one.
     std::vector<TestFinding> kept;
     std::map<std::string, size_t> bySig;
     for (auto &f : t.findings) {
       f.signature = report::findingSignature(f.finding, cfg.sourceRoot);
-      auto it = bySig.find(f.signature);
-      if (it != bySig.end()) {
-        ++kept[it->second].duplicates;
+      auto [it, inserted] = bySig.emplace(f.signature, kept.size());
+      if (inserted) {
+        f.duplicates = 0;
+        kept.push_back(std::move(f));
         continue;
       }
+      TestFinding &k = kept[it->second];
+      size_t dups = k.duplicates + 1;
+      if (replayUnconfirmed(k.finding) && !replayUnconfirmed(f.finding))
+        k = std::move(f);
+      k.duplicates = dups;
+    }
+    for (auto &f : kept) {
       f.verdict = "new";
       f.suppressedBy.clear();
+      f.inBaseline = cfg.baseline && cfg.baseline->contains(f.signature);
       if (cfg.suppressions)
         if (auto rule = cfg.suppressions->match(f.finding)) {
           const auto &r = cfg.suppressions->rules()[*rule];
@@ -32,11 +54,10 @@ std::vector<size_t> classify(std::vector<TestResult> &tests,
           f.suppressedBy =
               r.text() + " (" + r.file + ":" + std::to_string(r.line) + ")";
         }
-      if (f.verdict == "new" && cfg.baseline &&
-          cfg.baseline->contains(f.signature))
+      if (f.verdict == "new" && replayUnconfirmed(f.finding))
+        f.verdict = "unconfirmed";
+      else if (f.verdict == "new" && f.inBaseline)
         f.verdict = "known";
-      bySig[f.signature] = kept.size();
-      kept.push_back(std::move(f));
     }
     t.findings = std::move(kept);
   }
@@ -77,7 +98,11 @@ Summary summarize(const std::vector<TestResult> &tests) {
         ++s.known;
       } else if (f.verdict == "suppressed") {
         ++s.suppressed;
+      } else if (f.verdict == "unconfirmed") {
+        ++s.unconfirmed;
       }
+      if (f.finding.status == "confirmed")
+        ++s.confirmed;
     }
   }
   s.distinctNew = newSigs.size();

@@ -81,12 +81,19 @@ std::string witnessText(const TestFinding &tf) {
   out << f.message << "\n";
   out << "Status: "
       << (f.status == "predicted"
-              ? "predicted (witness validated on the trace; not replay-"
-                "confirmed)"
-              : "replay " + f.status)
+              ? "predicted (witness validated on the trace; not replayed)"
+              : findingStatusText(tf))
       << "\n";
   out << "Signature: " << tf.signature << "\n";
   out << "Trace: " << tf.trace << "\n";
+  if (tf.replay.is_object()) {
+    std::string w = tf.replay.value("witness_file", std::string());
+    std::string again = tf.replay.value("reproduce", std::string());
+    if (!w.empty())
+      out << "Witness file: " << w << "\n";
+    if (!again.empty())
+      out << "Replay it again: " << again << "\n";
+  }
   size_t n = f.witness.size();
   const char *tail = f.kind == report::FindingKind::Race ? "; the last two race"
                      : f.kind == report::FindingKind::Deadlock
@@ -130,7 +137,8 @@ std::string junitXml(const BatchRun &run) {
            {"executor", run.executor},
            {"source_root", run.sourceRoot},
            {"baseline", run.baselinePath},
-           {"confirmation", kConfirmationNote}})
+           {"replay", run.replay ? "on" : "off"},
+           {"confirmation", confirmationNote(run)}})
     if (!v.empty())
       x << "      <property" << attr("name", k) << attr("value", v) << "/>\n";
   x << "    </properties>\n";
@@ -138,6 +146,22 @@ std::string junitXml(const BatchRun &run) {
     x << "    <testcase" << attr("name", t.spec.name)
       << attr("classname", "racepredict") << attr("time", seconds(t.seconds))
       << ">\n";
+    // Unconfirmed findings fail nothing; CI tools that read testcase
+    // properties show them next to the test (and <system-out> has them).
+    std::vector<const TestFinding *> unconfirmed;
+    for (const auto &f : t.findings)
+      if (f.verdict == "unconfirmed")
+        unconfirmed.push_back(&f);
+    if (!unconfirmed.empty()) {
+      x << "      <properties>\n";
+      for (const TestFinding *f : unconfirmed)
+        x << "        <property"
+          << attr("name", std::string("racepredict.unconfirmed.") +
+                              report::findingKindName(f->finding.kind))
+          << attr("value", f->finding.status + ": " + f->finding.message)
+          << "/>\n";
+      x << "      </properties>\n";
+    }
     for (const auto &f : t.findings)
       if (f.verdict == "new")
         x << "      <failure"
@@ -152,6 +176,9 @@ std::string junitXml(const BatchRun &run) {
     std::ostringstream info;
     if (!t.ran.empty())
       info << "program: " << t.ran << "\n";
+    if (!t.replayNote.empty())
+      info << "not replayed (findings predicted only): " << t.replayNote
+           << "\n";
     for (const auto &tr : t.traces)
       info << "trace " << tr.path << ": " << tr.events << " events, "
            << tr.findings << " findings, " << tr.status
@@ -162,6 +189,15 @@ std::string junitXml(const BatchRun &run) {
       else if (f.verdict == "suppressed")
         info << "suppressed by " << f.suppressedBy << ": " << f.finding.message
              << "\n";
+    for (const TestFinding *f : unconfirmed) {
+      info << "unconfirmed, not a failure: " << f->finding.message << "\n"
+           << "  " << findingStatusText(*f) << "\n";
+      std::string w = f->replay.is_object()
+                          ? f->replay.value("witness_file", std::string())
+                          : std::string();
+      if (!w.empty())
+        info << "  witness file: " << w << "\n";
+    }
     if (!t.outputTail.empty())
       info << "--- end of the test's output ---\n" << t.outputTail;
     if (!info.str().empty())

@@ -1,6 +1,8 @@
 //===- batch/runner.cpp - A worker pool over the per-test step ------------===//
 #include "racepredict/batch/runner.h"
 
+#include "racepredict/batch/classify.h"
+
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -22,7 +24,7 @@ std::vector<TestResult> runLocally(const std::vector<TestSpec> &tests,
       } else {
         results[i] = runTestStep(tests[i], i, cfg.step, cfg.budgetEnd);
       }
-      progress.testDone(results[i].findings.size());
+      progress.testDone(countedFindings(results[i]));
     }
   };
   unsigned n = std::max(

@@ -1,6 +1,7 @@
 //===- batch/slurm.cpp - Chunks, the array job, merging partial results ---===//
 #include "racepredict/batch/slurm.h"
 
+#include "racepredict/batch/classify.h"
 #include "racepredict/batch/process.h"
 
 #include <cmath>
@@ -185,7 +186,7 @@ Expected<SlurmOutcome> runOnSlurm(const std::vector<TestSpec> &tests,
       done += chunks[i].size();
       if (auto part = readPartial(path))
         for (const auto &t : *part)
-          findings += t.findings.size();
+          findings += countedFindings(t);
     }
     progress.set(done, findings);
   };

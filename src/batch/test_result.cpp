@@ -36,6 +36,8 @@ json testResultJson(const TestResult &r) {
   for (const auto &f : r.findings) {
     json j = report::findingJson(f.finding);
     j["trace"] = f.trace;
+    if (!f.replay.is_null())
+      j["replay"] = f.replay;
     if (!f.signature.empty()) {
       j["signature"] = f.signature;
       j["fingerprint"] = report::signatureFingerprint(f.signature);
@@ -57,6 +59,9 @@ json testResultJson(const TestResult &r) {
     j["program_failed"] = r.programFailed;
   }
   j["seconds"] = r.seconds;
+  j["replayed"] = r.replayed;
+  if (!r.replayNote.empty())
+    j["replay_note"] = r.replayNote;
   j["traces"] = traces;
   j["findings"] = findings;
   if (!r.outputTail.empty())
@@ -78,6 +83,8 @@ Expected<TestResult> testResultFromJson(const nlohmann::json &j) {
     r.programFailed = j.value("program_failed", false);
     r.seconds = j.value("seconds", 0.0);
     r.outputTail = j.value("output_tail", "");
+    r.replayed = j.value("replayed", false);
+    r.replayNote = j.value("replay_note", "");
     for (const auto &t : j.value("traces", nlohmann::json::array())) {
       TraceResult tr;
       tr.path = t.at("path").get<std::string>();
@@ -96,6 +103,8 @@ Expected<TestResult> testResultFromJson(const nlohmann::json &j) {
       TestFinding tf;
       tf.finding = std::move(*finding);
       tf.trace = f.value("trace", "");
+      if (f.contains("replay") && f["replay"].is_object())
+        tf.replay = f["replay"];
       r.findings.push_back(std::move(tf));
     }
   } catch (const nlohmann::json::exception &e) {

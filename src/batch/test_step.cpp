@@ -1,5 +1,8 @@
-//===- batch/test_step.cpp - Record a test, analyse each of its traces ----===//
+//===- batch/test_step.cpp - The per-test step: replayed or recorded ------===//
 #include "racepredict/batch/test_step.h"
+
+#include "racepredict/batch/replay_target.h"
+#include "step_parts.h"
 
 #include "racepredict/batch/analyze_report.h"
 #include "racepredict/trace/trace_file.h"
@@ -12,24 +15,81 @@ namespace racepredict::batch {
 
 namespace fs = std::filesystem;
 
-namespace {
+std::string Budget::why(const StepConfig &cfg) const {
+  if (isWholeRun)
+    return "the whole-run budget (--budget) ran out";
+  return "the test took longer than its time budget (--test-timeout " +
+         std::to_string(static_cast<long>(cfg.testTimeout)) + " s, " +
+         (cfg.replay ? "recording, analysis and replays"
+                     : "recording and analysis") +
+         ")";
+}
 
-/// The runtime reads option values of at most 255 bytes.
-constexpr size_t kMaxTracePattern = 255;
-
-struct Budget {
-  Clock::time_point end;
-  bool isWholeRun; ///< `end` is the whole-run budget, not the test's
-  std::string why(const StepConfig &cfg) const {
-    return isWholeRun ? "the whole-run budget (--budget) ran out"
-                      : "the test took longer than its time budget "
-                        "(--test-timeout " +
-                            std::to_string(static_cast<long>(cfg.testTimeout)) +
-                            " s, recording and analysis)";
+Budget stepBudget(const StepConfig &cfg, Clock::time_point start,
+                  Clock::time_point budgetEnd) {
+  Budget budget{budgetEnd, true};
+  if (cfg.testTimeout > 0) {
+    auto own = start + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(cfg.testTimeout));
+    if (own < budgetEnd)
+      budget = {own, false};
   }
-};
+  return budget;
+}
 
-/// Analyses one trace with `racepredict analyze` in a subprocess.
+TraceResult readReport(const std::string &reportPath,
+                       const std::string &tracePath,
+                       std::vector<TestFinding> &findings) {
+  TraceResult tr;
+  tr.path = tracePath;
+  nlohmann::json j;
+  try {
+    std::ifstream in(reportPath);
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception &e) {
+    tr.status = kStatusError;
+    tr.reason =
+        "cannot read the analysis report '" + reportPath + "': " + e.what();
+    return tr;
+  }
+  trace::ReadOptions ro;
+  ro.allowTruncated = true;
+  trace::ReadInfo info;
+  auto t = trace::readTraceFile(tracePath, ro, &info);
+  if (!t) {
+    tr.status = kStatusError;
+    tr.reason = t.error().message;
+    return tr;
+  }
+  tr.truncated = info.truncated;
+  tr.events = t->events.size();
+  std::vector<nlohmann::json> details;
+  auto fs = findingsFromReport(j, *t, &details);
+  if (!fs) {
+    tr.status = kStatusError;
+    tr.reason = reportPath + ": " + fs.error().message;
+    return tr;
+  }
+  tr.findings = fs->size();
+  for (size_t i = 0; i < fs->size(); ++i) {
+    TestFinding tf;
+    tf.finding = std::move((*fs)[i]);
+    tf.trace = tracePath;
+    tf.replay = std::move(details[i]);
+    findings.push_back(std::move(tf));
+  }
+  tr.unknown =
+      j.contains("stats") ? j["stats"].value("unknown", size_t(0)) : size_t(0);
+  if (tr.unknown) {
+    tr.status = kStatusInconclusive;
+    tr.reason = std::to_string(tr.unknown) + " solver quer" +
+                (tr.unknown == 1 ? "y" : "ies") +
+                " ended unknown (time-out or budget): not every pair was "
+                "decided";
+  }
+  return tr;
+}
+
 TraceResult analyzeTrace(const std::string &tracePath, const StepConfig &cfg,
                          const Budget &budget,
                          std::vector<TestFinding> &findings) {
@@ -62,46 +122,26 @@ TraceResult analyzeTrace(const std::string &tracePath, const StepConfig &cfg,
                 (msg.empty() ? "" : ": " + msg);
     return tr;
   }
-  nlohmann::json j;
-  try {
-    std::ifstream in(report);
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception &e) {
-    tr.status = kStatusError;
-    tr.reason = "cannot read the analysis report '" + report + "': " + e.what();
-    return tr;
-  }
-  trace::ReadOptions ro;
-  ro.allowTruncated = true;
-  trace::ReadInfo info;
-  auto t = trace::readTraceFile(tracePath, ro, &info);
-  if (!t) {
-    tr.status = kStatusError;
-    tr.reason = t.error().message;
-    return tr;
-  }
-  tr.truncated = info.truncated;
-  tr.events = t->events.size();
-  auto fs = findingsFromReport(j, *t);
-  if (!fs) {
-    tr.status = kStatusError;
-    tr.reason = report + ": " + fs.error().message;
-    return tr;
-  }
-  tr.findings = fs->size();
-  for (auto &f : *fs)
-    findings.push_back({std::move(f), tracePath, "", "", "", 0});
-  tr.unknown =
-      j.contains("stats") ? j["stats"].value("unknown", size_t(0)) : size_t(0);
-  if (tr.unknown) {
-    tr.status = kStatusInconclusive;
-    tr.reason = std::to_string(tr.unknown) + " solver quer" +
-                (tr.unknown == 1 ? "y" : "ies") +
-                " ended unknown (time-out or budget): not every pair was "
-                "decided";
-  }
-  return tr;
+  return readReport(report, tracePath, findings);
 }
+
+Expected<std::string> testWorkDir(const TestSpec &spec, size_t index,
+                                  const StepConfig &cfg) {
+  std::string dir = (fs::path(cfg.workDir) /
+                     (std::to_string(index) + "-" + fileSafeName(spec.name)))
+                        .string();
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir, ec);
+  if (ec)
+    return Error{"cannot create '" + dir + "': " + ec.message()};
+  return dir;
+}
+
+namespace {
+
+/// The runtime reads option values of at most 255 bytes.
+constexpr size_t kMaxTracePattern = 255;
 
 std::vector<std::string> tracesIn(const std::string &dir) {
   std::vector<std::string> out;
@@ -125,56 +165,19 @@ void finishStatus(TestResult &res) {
   }
 }
 
-} // namespace
-
-TestResult runTestStep(const TestSpec &spec, size_t index,
-                       const StepConfig &cfg, Clock::time_point budgetEnd) {
-  auto start = Clock::now();
-  TestResult res;
-  res.spec = spec;
-  Budget budget{budgetEnd, true};
-  if (cfg.testTimeout > 0) {
-    auto own = start + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(cfg.testTimeout));
-    if (own < budgetEnd)
-      budget = {own, false};
-  }
-  auto done = [&]() -> TestResult & {
-    finishStatus(res);
-    res.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-    return res;
-  };
-  if (!spec.skipReason.empty()) {
-    res.status = kStatusSkipped;
-    res.reason = spec.skipReason;
-    return done();
-  }
-  std::vector<TestFinding> findings;
-  if (!spec.trace.empty()) {
-    // A recorded trace: analysis only.
-    res.traces.push_back(analyzeTrace(spec.trace, cfg, budget, findings));
-    res.findings = std::move(findings);
-    return done();
-  }
-  std::string safe = fileSafeName(spec.name);
-  std::string dir =
-      (fs::path(cfg.workDir) / (std::to_string(index) + "-" + safe)).string();
-  std::error_code ec;
-  fs::remove_all(dir, ec);
-  fs::create_directories(dir, ec);
-  if (ec) {
-    res.status = kStatusError;
-    res.reason = "cannot create '" + dir + "': " + ec.message();
-    return done();
-  }
-  std::string pattern = dir + "/" + safe + ".%p.rptrace";
+/// The recorded path: every instrumented process of the test writes its own
+/// trace, each is analysed; findings are predicted only.
+void recordAndAnalyze(const TestSpec &spec, const std::string &dir,
+                      const StepConfig &cfg, const Budget &budget,
+                      TestResult &res) {
+  std::string pattern = dir + "/" + fileSafeName(spec.name) + ".%p.rptrace";
   if (pattern.size() > kMaxTracePattern) {
     res.status = kStatusError;
     res.reason = "the trace path '" + pattern + "' is longer than the " +
                  std::to_string(kMaxTracePattern) +
                  " bytes RACEPREDICT_OPTIONS accepts: use a shorter "
-                 "--trace-dir";
-    return done();
+                 "--work-dir";
+    return;
   }
   // The test's own RACEPREDICT_OPTIONS (ENVIRONMENT property or inherited)
   // are kept; trace= comes last, and the runtime takes the last value.
@@ -195,14 +198,14 @@ TestResult runTestStep(const TestSpec &spec, size_t index,
   if (r.status == ProcessResult::Status::SpawnFailed) {
     res.status = kStatusError;
     res.reason = r.error;
-    return done();
+    return;
   }
   if (r.status == ProcessResult::Status::TimedOut) {
     // The runtime flushed on SIGTERM; the traces stay in the work
     // directory, but the budget is spent: not analysed, never "clean".
     res.status = kStatusTimeout;
     res.reason = "recording stopped: " + budget.why(cfg);
-    return done();
+    return;
   }
   std::vector<std::string> traces = tracesIn(dir);
   if (traces.empty()) {
@@ -215,7 +218,7 @@ TestResult runTestStep(const TestSpec &spec, size_t index,
       res.reason = "the test failed (" + r.describe() +
                    ") before any instrumented process wrote a trace";
     }
-    return done();
+    return;
   }
   // A crashed program's trace is analysed too: the runtime flushes its
   // buffers on fatal signals (docs/recording.md).
@@ -228,9 +231,56 @@ TestResult runTestStep(const TestSpec &spec, size_t index,
       res.traces.push_back(std::move(skipped));
       continue;
     }
-    res.traces.push_back(analyzeTrace(t, cfg, budget, findings));
+    res.traces.push_back(analyzeTrace(t, cfg, budget, res.findings));
   }
-  res.findings = std::move(findings);
+}
+
+} // namespace
+
+TestResult runTestStep(const TestSpec &spec, size_t index,
+                       const StepConfig &cfg, Clock::time_point budgetEnd) {
+  auto start = Clock::now();
+  TestResult res;
+  res.spec = spec;
+  Budget budget = stepBudget(cfg, start, budgetEnd);
+  auto done = [&]() -> TestResult & {
+    finishStatus(res);
+    res.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return res;
+  };
+  if (!spec.skipReason.empty()) {
+    res.status = kStatusSkipped;
+    res.reason = spec.skipReason;
+    return done();
+  }
+  if (!spec.trace.empty()) {
+    // A recorded trace: analysis only, there is no program to replay.
+    res.replayNote = "a recorded trace: there is no program to replay";
+    res.traces.push_back(analyzeTrace(spec.trace, cfg, budget, res.findings));
+    return done();
+  }
+  auto dir = testWorkDir(spec, index, cfg);
+  if (!dir) {
+    res.status = kStatusError;
+    res.reason = dir.error().message;
+    return done();
+  }
+  if (!cfg.replay) {
+    res.replayNote = "replay is off (--no-replay)";
+  } else {
+    ReplayTarget target = replayTarget(spec);
+    if (target.ok()) {
+      runReplayed(spec, target.argv, *dir, cfg, budget, res);
+      return done();
+    }
+    res.replayNote = target.reason +
+                     "; replay re-runs one instrumented program, so each "
+                     "process's trace is analysed and its findings are "
+                     "predicted only";
+  }
+  recordAndAnalyze(spec, *dir, cfg, budget, res);
+  if (res.traces.empty())
+    res.replayNote.clear(); // nothing was analysed: nothing to qualify
   return done();
 }
 

@@ -248,6 +248,9 @@ json runReportJson(const RunReport &r) {
       j["deadlocks"][m]["replay"] = info.verdict;
       j["deadlocks"][m++]["replay_detail"] = replayJson(info);
     }
+    // As `analyze` does: undecided deadlock queries count too, so that a
+    // report with a confirmed race does not hide them.
+    j["stats"]["unknown"] = r.races->stats.unknown + r.deadlocks->stats.unknown;
   }
   j["program"] = r.argv;
   j["stats"]["replay"] = {

@@ -116,6 +116,11 @@ def main():
     sigs = {t["name"]: [f["signature"] for f in t["findings"]] for t in rep["tests"]}
     check(sigs == {"huang_fig1.rpt.txt": ["race|fig1.c:3:main|fig1.c:9:worker"],
                    "huang_fig2_case2.rpt.txt": []}, f"signatures {sigs}")
+    check(rep["replay"] is False and
+          [f["status"] for t in rep["tests"] for f in t["findings"]] == ["predicted"],
+          "traces are predicted only")
+    check("findings are predicted (witness schedules validated on the traces), "
+          "not replayed" in r.stdout, f"summary: {r.stdout}")
     allsupp = write(os.path.join(W, "all.supp"), "race:fig1.c\n")
     r = batch("--traces", good, "--suppressions", allsupp)
     check(r.returncode == 0, f"suppressed: exit {r.returncode}: {r.stdout}")

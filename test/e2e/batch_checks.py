@@ -36,7 +36,8 @@ def fnv1a(s):
 
 
 def junit_cases(path):
-    """{name: {failures: [{type, message, text}], error, skipped, out}}."""
+    """{name: {failures: [{type, message, text}], error, skipped, out,
+    properties: [(name, value)]}}."""
     cases = {}
     for tc in ET.parse(path).getroot().iter("testcase"):
         err = tc.find("error")
@@ -47,6 +48,8 @@ def junit_cases(path):
             "error": err.get("type") if err is not None else None,
             "skipped": tc.find("skipped") is not None,
             "out": out.text if out is not None else "",
+            "properties": [(p.get("name"), p.get("value"))
+                           for p in tc.findall("properties/property")],
         }
     return cases
 

@@ -74,6 +74,16 @@ def main():
               f"slurm and local results differ:\n{outcome(rep_slurm)}\n{outcome(rep_local)}")
         check(rep_slurm["summary"]["new"] == rep_local["summary"]["new"] > 0,
               f"summary {rep_slurm['summary']}")
+        # Traces: nothing to replay, every finding predicted, and said so.
+        for rep in (rep_local, rep_slurm):
+            check(rep["replay"] is False and
+                  "recorded traces: there is no program to replay" in rep["confirmation"],
+                  f"confirmation {rep['confirmation']}")
+            for t in rep["tests"]:
+                check(not t["replayed"] and t["replay_note"] ==
+                      "a recorded trace: there is no program to replay" and
+                      all(f["status"] == "predicted" for f in t["findings"]),
+                      f"{t['name']}: predicted only")
         # One task per chunk ran, each on its own chunk file.
         job = rep_slurm["executor"].split()[2].rstrip(",")
         for i in range(tasks):

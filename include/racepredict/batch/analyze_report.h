@@ -16,9 +16,12 @@
 namespace racepredict::batch {
 
 /// Races, deadlocks and property violations of a DESIGN.md JSON report on
-/// trace `t`. A finding's `replay` value, when present, becomes its status.
-/// Errors name the array and index of a malformed entry.
+/// trace `t`. A finding's `replay` value, when present, becomes its status,
+/// and its `replay_detail` object (null when absent) goes to `*details`,
+/// one entry per finding, when given. Errors name the array and index of a
+/// malformed entry.
 Expected<std::vector<report::Finding>>
-findingsFromReport(const nlohmann::json &report, const trace::Trace &t);
+findingsFromReport(const nlohmann::json &report, const trace::Trace &t,
+                   std::vector<nlohmann::json> *details = nullptr);
 
 } // namespace racepredict::batch

@@ -2,10 +2,14 @@
 //
 // After every test ran (here or on Slurm), each finding gets its signature
 // (report/signature.h, relative to the source root) and a verdict:
-// `suppressed` when a suppression rule matches, else `known` when the
-// baseline has its signature, else `new`. Only new findings fail a test.
-// Within one test, a signature seen in several traces (processes) is kept
-// once.
+// `suppressed` when a suppression rule matches; else `unconfirmed` when it
+// was replayed and replay did not confirm it (status diverged or
+// not-reproduced); else `known` when the baseline has its signature; else
+// `new`. Only new findings fail a test: replay-confirmed ones, and the
+// predicted ones of tests that could not be replayed (the same rule as
+// --no-replay). Within one test, a signature seen several times (several
+// traces, or two findings the signature does not tell apart) is kept once,
+// preferring an occurrence that counts.
 //
 #pragma once
 
@@ -24,6 +28,13 @@ struct ClassifyConfig {
   std::string sourceRoot;
 };
 
+/// Replayed, and replay did not confirm it (diverged, not-reproduced).
+bool replayUnconfirmed(const report::Finding &f);
+
+/// Findings of `t` that are not unconfirmed by replay (what progress
+/// counts before the verdicts are known).
+size_t countedFindings(const TestResult &t);
+
 /// Sets signature/verdict of every finding; returns hits per rule.
 std::vector<size_t> classify(std::vector<TestResult> &tests,
                              const ClassifyConfig &cfg);
@@ -34,7 +45,9 @@ std::string testOutcome(const TestResult &t);
 
 struct Summary {
   size_t tests = 0, passed = 0, failed = 0, errors = 0, skipped = 0;
-  size_t findings = 0, fresh = 0, known = 0, suppressed = 0;
+  size_t findings = 0, fresh = 0, known = 0, suppressed = 0, unconfirmed = 0;
+  /// Findings whose status is "confirmed" (replayed and confirmed).
+  size_t confirmed = 0;
   /// Distinct signatures among the new findings (a race in a shared
   /// function may fail several tests).
   size_t distinctNew = 0;

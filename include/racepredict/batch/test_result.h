@@ -44,13 +44,22 @@ struct TraceResult {
 };
 
 struct TestFinding {
+  /// Its `status` is "predicted" (not replayed), or the replay verdict:
+  /// "confirmed", "diverged", "not-reproduced".
   report::Finding finding;
   std::string trace; ///< the trace it was predicted from
+  /// `racepredict run`'s replay_detail (message, step, steps, location,
+  /// variable, witness_file) plus "reproduce" (the command that replays
+  /// it again); null when not replayed.
+  nlohmann::json replay;
   // Set by classify() (batch/classify.h), not serialised by tasks.
   std::string signature;
-  std::string verdict;      ///< "new", "known" (baseline) or "suppressed"
+  /// "new", "known" (baseline), "suppressed", or "unconfirmed" (replayed,
+  /// but replay did not confirm it: never fails a test).
+  std::string verdict;
   std::string suppressedBy; ///< `race:foo (supp.txt:3)`
-  size_t duplicates = 0;    ///< same signature in other traces of the test
+  bool inBaseline = false;  ///< the baseline has its signature
+  size_t duplicates = 0;    ///< same signature elsewhere in the test
 };
 
 struct TestResult {
@@ -64,6 +73,11 @@ struct TestResult {
   double seconds = 0;
   std::vector<TraceResult> traces;
   std::vector<TestFinding> findings;
+  /// The findings were replayed (`racepredict run`); else they are
+  /// predicted only and `replayNote` says why (--no-replay, a trace input,
+  /// a test that is not one instrumented program, a crash while recording).
+  bool replayed = false;
+  std::string replayNote;
   std::string outputTail; ///< the end of the test's stdout+stderr
 };
 

@@ -1,24 +1,29 @@
-//===- batch/test_step.h - The per-test step: record, then analyse --------===//
+//===- batch/test_step.h - The per-test step: replay-confirm or predict ---===//
 //
 // One function turns a test into a TestResult, so the rest of batch
-// (parallelism, budgets, reports, Slurm) does not care how. Today it is
-// record + analyse:
-//   1. run the test's command with
-//   RACEPREDICT_OPTIONS=trace=DIR/NAME.%p.rptrace
-//      (a test may start several instrumented processes: one trace each);
-//   2. run `racepredict analyze TRACE --format json` on every trace;
-//   3. resolve the reported event indices to source locations.
-// Findings are then *predicted* (each witness validated on the trace
-// semantics), not replay-confirmed, and say so (Finding::status).
-// When `racepredict run` (record → analyze → replay-confirm) is available,
-// steps 1–2 become one `racepredict run --format json -- COMMAND` per test;
-// findingsFromReport already maps its `replay` field to the status.
+// (parallelism, budgets, reports, Slurm) does not care how. Two paths:
 //
-// Analysis runs as a subprocess of this very binary, not in-process: a
-// test's time budget can then end it at any point (an in-process solver can
-// only be bounded per query), a crash or memory blow-up of one analysis
-// cannot take the whole batch down, and the step has the same shape as
-// the `racepredict run` subprocess it will become.
+//  - replayed (the default, when the test's command is one instrumented
+//    program: batch/replay_target.h): `racepredict run --format json
+//    --report-all -- COMMAND` records it, predicts, replays every finding
+//    and reports each with its verdict (confirmed / diverged /
+//    not-reproduced), which becomes the finding's status
+//    (batch/run_step.h);
+//  - recorded (--no-replay, a script or shell line that may start several
+//    instrumented processes, a program that crashed while recorded):
+//      1. run the command with RACEPREDICT_OPTIONS=trace=DIR/NAME.%p.rptrace
+//         (one trace per instrumented process);
+//      2. run `racepredict analyze TRACE --format json` on every trace;
+//    findings are then *predicted* (each witness validated on the trace
+//    semantics), not replayed, and the test says why (replayNote).
+//  A recorded trace (--traces) is analysed only: there is no program.
+//
+// Analysis and replay run as subprocesses of this very binary, not
+// in-process: a test's time budget can then end them at any point (an
+// in-process solver can only be bounded per query), and a crash or memory
+// blow-up of one analysis cannot take the whole batch down. In both paths
+// the report's event indices are resolved against the trace to source
+// locations (batch/analyze_report.h).
 //
 #pragma once
 
@@ -31,12 +36,18 @@
 namespace racepredict::batch {
 
 struct StepConfig {
-  std::string racepredict; ///< this binary, for `analyze`
-  /// Extra `analyze` flags (--deadlocks, --timeout-ms N, …).
+  std::string racepredict; ///< this binary, for `analyze` and `run`
+  /// Extra analysis flags of `analyze` and `run` (--deadlocks,
+  /// --timeout-ms N, …).
   std::vector<std::string> analyzeFlags;
-  /// Traces, analysis reports and test output go under WORKDIR/<test>/.
+  /// Replay-confirm the findings of tests that are one program (`run`).
+  bool replay = true;
+  /// Extra `run` flags (--step-timeout-ms N, --replay-timeout S).
+  std::vector<std::string> replayFlags;
+  /// Traces, reports, witnesses and test output go under WORKDIR/<test>/.
   std::string workDir;
-  double testTimeout = 0; ///< seconds for record + analyse; 0 = none
+  /// Seconds for recording + analysis (+ replays); 0 = none.
+  double testTimeout = 0;
 };
 
 /// Runs test number `index` of the batch. `budgetEnd` is the end of the

@@ -1,12 +1,13 @@
 //===- tools/racepredict/cmd_batch.cpp - `racepredict batch` --------------===//
 //
 // Nightly regression over a test suite: discover the tests (CTest, a file
-// of commands, or recorded traces), run the per-test step on each (record +
-// analyse; batch/test_step.h) in parallel or as Slurm array tasks, classify
-// the findings (suppressed / known in the baseline / new) and write JUnit,
-// SARIF and JSON. Exit status: 0 nothing new and every test fully
-// analysed, 1 new findings, 2 usage or input error, 4 nothing new but some
-// test not fully analysed (time-out, error, unknown solver queries).
+// of commands, or recorded traces), run the per-test step on each (record,
+// analyse, replay-confirm; batch/test_step.h) in parallel or as Slurm array
+// tasks, classify the findings (suppressed / unconfirmed by replay / known
+// in the baseline / new) and write JUnit, SARIF and JSON. Exit status: 0
+// nothing new and every test fully analysed, 1 new findings, 2 usage or
+// input error, 4 nothing new but some test not fully analysed (time-out,
+// error, unknown solver queries).
 //
 #include "commands.h"
 
@@ -40,6 +41,9 @@ struct BatchArgs {
   bool races = false, deadlocks = false, allPairs = false;
   unsigned timeoutMs = 30000;
   uint64_t rlimit = 0;
+  bool noReplay = false;
+  unsigned stepTimeoutMs = 0; ///< 0: run's default
+  double replayTimeout = 0;   ///< 0: run's default
   std::string junit, sarif, json, sourceRoot, suppressions, baseline,
       writeBaseline, workDir;
   int progress = 0; ///< 1 --progress, -1 --no-progress, 0 auto (TTY)
@@ -99,6 +103,16 @@ std::vector<std::string> analyzeFlags(const BatchArgs &a) {
     f.insert(f.end(), {"--timeout-ms", std::to_string(a.timeoutMs)});
   if (a.rlimit)
     f.insert(f.end(), {"--rlimit", std::to_string(a.rlimit)});
+  return f;
+}
+
+/// `run` flags of the replays (and Slurm tasks forward them).
+std::vector<std::string> replayFlags(const BatchArgs &a) {
+  std::vector<std::string> f;
+  if (a.stepTimeoutMs)
+    f.insert(f.end(), {"--step-timeout-ms", std::to_string(a.stepTimeoutMs)});
+  if (a.replayTimeout > 0)
+    f.insert(f.end(), {"--replay-timeout", std::to_string(a.replayTimeout)});
   return f;
 }
 
@@ -189,6 +203,8 @@ int runBatch(const BatchArgs &a) {
   rc.jobs = a.jobs;
   rc.step.racepredict = self;
   rc.step.analyzeFlags = analyzeFlags(a);
+  rc.step.replay = !a.noReplay;
+  rc.step.replayFlags = replayFlags(a);
   rc.step.workDir = workDir;
   rc.step.testTimeout = a.testTimeout;
   if (a.budget > 0)
@@ -203,6 +219,7 @@ int runBatch(const BatchArgs &a) {
 
   batch::BatchRun run;
   run.input = input;
+  run.replay = !a.noReplay && a.traces.empty();
   run.sourceRoot = sourceRoot;
   run.started = nowIso8601();
   char host[256] = "";
@@ -216,6 +233,10 @@ int runBatch(const BatchArgs &a) {
     sc.sbatchArgs = a.sbatchArgs;
     sc.budgetEnd = rc.budgetEnd;
     sc.taskArgs = rc.step.analyzeFlags;
+    sc.taskArgs.insert(sc.taskArgs.end(), rc.step.replayFlags.begin(),
+                       rc.step.replayFlags.end());
+    if (a.noReplay)
+      sc.taskArgs.push_back("--no-replay");
     sc.taskArgs.insert(sc.taskArgs.end(),
                        {"-j", std::to_string(a.jobs), "--test-timeout",
                         std::to_string(a.testTimeout)});
@@ -286,9 +307,9 @@ int runBatch(const BatchArgs &a) {
 void addBatchCommand(CLI::App &app, int &exitCode) {
   auto a = std::make_shared<BatchArgs>();
   CLI::App *cmd = app.add_subcommand(
-      "batch", "Record and analyse a whole test suite (CTest, a file of "
-               "commands, or recorded traces) and write JUnit, SARIF and "
-               "JSON; report only findings that are new");
+      "batch", "Record, analyse and replay-confirm a whole test suite "
+               "(CTest, a file of commands, or recorded traces) and write "
+               "JUnit, SARIF and JSON; report only findings that are new");
   auto *in = cmd->add_option_group("input", "Exactly one of");
   in->add_option("--ctest", a->ctest,
                  "A CTest build directory: run every test's command with its "
@@ -308,8 +329,8 @@ void addBatchCommand(CLI::App &app, int &exitCode) {
   cmd->add_option("-j,--jobs", a->jobs, "Tests run at once (default: cores)")
       ->check(CLI::Range(1u, 1024u));
   cmd->add_option("--test-timeout", a->testTimeout,
-                  "Seconds per test for recording plus analysis (0: none; "
-                  "default 600)")
+                  "Seconds per test for recording, analysis and replays (0: "
+                  "none; default 600)")
       ->check(CLI::Range(0.0, 1e7));
   cmd->add_option("--budget", a->budget,
                   "Seconds for the whole run (0: none); what does not finish "
@@ -324,6 +345,17 @@ void addBatchCommand(CLI::App &app, int &exitCode) {
                   "Per solver query (default 30000; 0: none); a time-out "
                   "makes the test inconclusive");
   cmd->add_option("--rlimit", a->rlimit, "Per-query Z3 rlimit");
+  cmd->add_flag("--no-replay", a->noReplay,
+                "Do not replay: every finding is predicted only and counts "
+                "(default: replay-confirm the findings of every test that is "
+                "one instrumented program, with `racepredict run`)");
+  cmd->add_option("--step-timeout-ms", a->stepTimeoutMs,
+                  "How long one replay step may take before that replay "
+                  "ends as diverged (run's default: 3000)");
+  cmd->add_option("--replay-timeout", a->replayTimeout,
+                  "Kill a replayed program after this many seconds (run's "
+                  "default: 60)")
+      ->check(CLI::Range(0.0, 1e7));
   cmd->add_option("--junit", a->junit, "Write JUnit XML here");
   cmd->add_option("--sarif", a->sarif, "Write SARIF 2.1.0 here");
   cmd->add_option("--json", a->json, "Write the aggregate JSON report here");
@@ -340,7 +372,7 @@ void addBatchCommand(CLI::App &app, int &exitCode) {
   cmd->add_option("--write-baseline", a->writeBaseline,
                   "Write the signatures of this run's findings here");
   cmd->add_option("--work-dir", a->workDir,
-                  "Keep traces, analysis reports and test output here "
+                  "Keep traces, reports, witness files and test output here "
                   "(default: a temporary directory, removed)");
   cmd->add_flag("--progress,!--no-progress", a->progress,
                 "Progress line on stderr (default: when it is a terminal)");

@@ -192,7 +192,9 @@ int runRun(RunArgs a) {
     quoted += " " + shellQuote(c);
   auto rec = record(a, *work, *in, quoted);
   if (auto *rc = std::get_if<int>(&rec)) {
-    keep = true; // the trace of a crashed recording stays for a look
+    // The trace of a crashed recording stays for a look; the work directory
+    // only needs to when the trace is in it.
+    keep = a.traceOut.empty() && a.witnessDir.empty();
     return *rc;
   }
   a.analysis.trace = std::get<std::string>(rec);

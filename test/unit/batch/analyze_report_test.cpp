@@ -83,6 +83,29 @@ TEST(AnalyzeReport, ReplayFieldBecomesTheStatus) {
   EXPECT_EQ((*got)[0].sites[1].loc(), "fig1.c:9");
 }
 
+TEST(AnalyzeReport, ReplayDetailsOnePerFinding) {
+  // What `racepredict run --report-all` writes: a verdict and its detail
+  // per finding; a finding without `replay` stays predicted, detail null.
+  trace::Trace t = parse(kFig1);
+  auto j = nlohmann::json::parse(R"({"races": [
+    {"first": {"event": 2}, "second": {"event": 9}, "witness": [0, 1, 2, 9],
+     "replay": "diverged",
+     "replay_detail": {"message": "t2 did not reach its step", "step": 3,
+                       "steps": 4, "witness_file": "w/race-2-9.json"}},
+    {"first": {"event": 3}, "second": {"event": 7}, "witness": [0, 3, 7]}]})");
+  std::vector<nlohmann::json> details;
+  auto got = batch::findingsFromReport(j, t, &details);
+  ASSERT_TRUE(static_cast<bool>(got)) << got.error().message;
+  ASSERT_EQ(got->size(), 2u);
+  ASSERT_EQ(details.size(), 2u);
+  EXPECT_EQ((*got)[0].status, "diverged");
+  EXPECT_EQ(details[0].value("message", ""), "t2 did not reach its step");
+  EXPECT_EQ(details[0].value("step", 0), 3);
+  EXPECT_EQ(details[0].value("witness_file", ""), "w/race-2-9.json");
+  EXPECT_EQ((*got)[1].status, "predicted");
+  EXPECT_TRUE(details[1].is_null());
+}
+
 TEST(AnalyzeReport, PropertyViolations) {
   trace::Trace t = parse(kFig1);
   auto j = nlohmann::json::parse(R"({"violations": [
@@ -116,6 +139,9 @@ TEST(AnalyzeReport, MalformedEntriesAreNamed) {
             "report: deadlocks[0]: no blocked threads");
   EXPECT_EQ(err(R"({"deadlocks": [{"blocked": [{"event": 4}]}]})"),
             "report: deadlocks[0]: a blocked entry lacks event/reason");
+  EXPECT_EQ(err(R"({"races": [{"first": 2, "second": 9, "replay": "maybe"}]})"),
+            "report: races[0]: replay is not confirmed, diverged or "
+            "not-reproduced");
   EXPECT_EQ(err(R"({"violations": [{"events": [1]}]})"),
             "report: violations[0]: needs a property and its events");
   EXPECT_EQ(err("[]"), "report: not a JSON object");

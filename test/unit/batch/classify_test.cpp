@@ -1,4 +1,4 @@
-//===- classify_test.cpp - New / known / suppressed, outcomes, counts -----===//
+//===- classify_test.cpp - New/known/suppressed/unconfirmed, outcomes -----===//
 #include "racepredict/batch/classify.h"
 
 #include <gtest/gtest.h>
@@ -28,8 +28,13 @@ report::Finding race(const std::string &fa, uint32_t la, const char *fna,
   return f;
 }
 
-TestFinding tf(report::Finding f, const char *trace) {
-  return {std::move(f), trace, "", "", "", 0};
+TestFinding tf(report::Finding f, const char *trace,
+               const char *status = "predicted") {
+  TestFinding t;
+  t.finding = std::move(f);
+  t.finding.status = status;
+  t.trace = trace;
+  return t;
 }
 
 report::Suppressions supp(const std::string &text) {
@@ -81,6 +86,59 @@ TEST(Classify, VerdictsDedupAndHits) {
   EXPECT_EQ(sum.distinctNew, 1u);
 }
 
+TEST(Classify, UnconfirmedByReplayNeverFails) {
+  std::vector<TestResult> tests(1);
+  tests[0].spec.name = "t";
+  auto &fs = tests[0].findings;
+  fs.push_back(tf(race("/r/a.c", 1, "f", "/r/a.c", 2, "g"), "p", "confirmed"));
+  fs.push_back(tf(race("/r/b.c", 1, "f", "/r/b.c", 2, "g"), "p", "diverged"));
+  fs.push_back(
+      tf(race("/r/c.c", 1, "f", "/r/c.c", 2, "g"), "p", "not-reproduced"));
+  // In the baseline, but unconfirmed tonight: listed as unconfirmed.
+  fs.push_back(tf(race("/r/d.c", 1, "f", "/r/d.c", 2, "g"), "p", "diverged"));
+  // Suppressed wins over unconfirmed.
+  fs.push_back(tf(race("/r/e.c", 1, "f", "/r/e.c", 2, "g"), "p", "diverged"));
+  report::Suppressions s = supp("race:e.c\n");
+  report::Baseline base;
+  base.add("race|d.c:1:f|d.c:2:g", {});
+  ClassifyConfig cfg{&s, &base, "/r"};
+  classify(tests, cfg);
+  std::vector<std::string> verdicts;
+  for (const auto &f : fs)
+    verdicts.push_back(f.verdict);
+  EXPECT_EQ(verdicts,
+            (std::vector<std::string>{"new", "unconfirmed", "unconfirmed",
+                                      "unconfirmed", "suppressed"}));
+  EXPECT_FALSE(fs[1].inBaseline);
+  EXPECT_TRUE(fs[3].inBaseline);
+  EXPECT_EQ(countedFindings(tests[0]), 1u);
+  Summary sum = summarize(tests);
+  EXPECT_EQ(sum.fresh, 1u);
+  EXPECT_EQ(sum.unconfirmed, 3u);
+  EXPECT_EQ(sum.suppressed, 1u);
+  EXPECT_EQ(sum.confirmed, 1u);
+  EXPECT_EQ(testOutcome(tests[0]), "failed");
+  // Without the confirmed one the test passes: nothing it lists counts.
+  fs.erase(fs.begin());
+  classify(tests, cfg);
+  EXPECT_EQ(testOutcome(tests[0]), "passed");
+}
+
+TEST(Classify, AConfirmedOccurrenceStandsForItsSignature) {
+  // Two findings with one signature (same lines, other columns or event
+  // pairs): diverged first, confirmed second. The confirmed one is kept.
+  std::vector<TestResult> tests(1);
+  auto &fs = tests[0].findings;
+  fs.push_back(tf(race("/r/a.c", 1, "f", "/r/a.c", 2, "g"), "p", "diverged"));
+  fs.push_back(tf(race("/r/a.c", 1, "f", "/r/a.c", 2, "g"), "p", "confirmed"));
+  fs.push_back(tf(race("/r/a.c", 1, "f", "/r/a.c", 2, "g"), "p", "diverged"));
+  classify(tests, ClassifyConfig{nullptr, nullptr, "/r"});
+  ASSERT_EQ(fs.size(), 1u);
+  EXPECT_EQ(fs[0].finding.status, "confirmed");
+  EXPECT_EQ(fs[0].verdict, "new");
+  EXPECT_EQ(fs[0].duplicates, 2u);
+}
+
 TEST(Classify, OutcomesNeverCallAnIncompleteTestClean) {
   TestResult t;
   for (const char *s : {kStatusTimeout, kStatusError, kStatusInconclusive}) {
@@ -118,11 +176,28 @@ TEST(TestResultJson, RoundTrip) {
       {"/w/t.1.rptrace", kStatusInconclusive, "why", 40, true, 2, 1});
   r.findings.push_back(
       tf(race("a.c", 1, "f", "a.c", 2, "g"), "/w/t.1.rptrace"));
+  r.findings.push_back(
+      tf(race("a.c", 3, "f", "a.c", 4, "g"), "/w/t.1.rptrace", "diverged"));
+  r.findings.back().replay = {{"message", "t2 left the path"},
+                              {"step", 3},
+                              {"witness_file", "/w/race-3-4.json"},
+                              {"reproduce", "racepredict replay …"}};
+  r.replayed = true;
   r.outputTail = "bye\n";
   auto back =
       testResultFromJson(nlohmann::json::parse(testResultJson(r).dump()));
   ASSERT_TRUE(static_cast<bool>(back)) << back.error().message;
   EXPECT_EQ(testResultJson(*back).dump(), testResultJson(r).dump());
+  EXPECT_TRUE(back->replayed);
+  EXPECT_EQ(back->findings[1].finding.status, "diverged");
+  EXPECT_EQ(back->findings[1].replay.value("step", 0), 3);
+  EXPECT_TRUE(back->findings[0].replay.is_null());
+  r.replayed = false;
+  r.replayNote = "replay is off (--no-replay)";
+  back = testResultFromJson(nlohmann::json::parse(testResultJson(r).dump()));
+  ASSERT_TRUE(static_cast<bool>(back));
+  EXPECT_EQ(back->replayNote, r.replayNote);
+  EXPECT_FALSE(back->replayed);
   auto bad = testResultFromJson(nlohmann::json::parse(R"({"name": "t"})"));
   ASSERT_FALSE(static_cast<bool>(bad));
   EXPECT_EQ(bad.error().message.rfind("test 't': ", 0), 0u);
