@@ -55,10 +55,10 @@ TEST(RunReport, TextShowsOnlyConfirmedByDefault) {
                    "replay)\n  Read at x"),
             std::string::npos)
       << s;
-  EXPECT_NE(s.find("at x (x) by thread t2 (event 3):\n    #0 b m.c:6:5\n"),
+  EXPECT_NE(s.find("at x by thread t2 (event 3):\n    #0 b m.c:6:5\n"),
             std::string::npos)
       << s;
-  EXPECT_NE(s.find("  Previous write at x (x) by thread t1 (event 2):\n"
+  EXPECT_NE(s.find("  Previous write at x by thread t1 (event 2):\n"
                    "    #0 a m.c:3:5\n"),
             std::string::npos)
       << s;
