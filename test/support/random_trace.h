@@ -32,6 +32,8 @@ struct TraceFeatures {
   /// `alloc`/`free` of the locations: accesses in different allocation
   /// generations never conflict (docs/semantics.md, "Races").
   bool allocs = false;
+  /// Custom events `ev a|b|c [o1|o2 [o1|o2]]` (property tests).
+  bool customs = false;
 };
 
 struct RandomTraceOptions {
