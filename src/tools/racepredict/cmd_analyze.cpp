@@ -3,8 +3,11 @@
 
 #include "racepredict/analysis/hb_races.h"
 #include "racepredict/analysis/trace_index.h"
+#include "racepredict/property/parser.h"
 #include "racepredict/report/report.h"
+#include "racepredict/report/violation_report.h"
 #include "racepredict/solver/deadlock_predictor.h"
+#include "racepredict/solver/property_predictor.h"
 #include "racepredict/solver/race_predictor.h"
 #include "racepredict/trace/trace_file.h"
 
@@ -25,6 +28,7 @@ struct AnalyzeArgs {
   std::string trace;
   bool races = false;
   bool deadlocks = false;
+  std::vector<std::string> properties; ///< --property files
   bool hb = false;
   bool allPairs = false;
   std::string format = "text";
@@ -76,6 +80,16 @@ int runAnalyze(const AnalyzeArgs &a) {
   }
   if (info.truncated)
     spdlog::warn("{} (analysing the events before the cut)", info.truncation);
+  // Custom properties (docs/properties.md): parse errors are input errors.
+  std::vector<property::Property> props;
+  for (const std::string &file : a.properties) {
+    auto ps = property::parsePropertyFile(file);
+    if (!ps) {
+      std::cerr << "racepredict: " << ps.error().message << "\n";
+      return kExitInput;
+    }
+    props.insert(props.end(), ps->begin(), ps->end());
+  }
   analysis::TraceIndex idx(*t);
   solver::RaceOptions opts;
   opts.allPairs = a.allPairs;
@@ -88,8 +102,8 @@ int runAnalyze(const AnalyzeArgs &a) {
   opts.candidatesOnly = a.candidatesOnly;
   if (!a.dumpSmt2.empty())
     std::filesystem::create_directories(a.dumpSmt2);
-  // Races unless only --deadlocks was asked for.
-  bool doRaces = a.races || !a.deadlocks;
+  // Races unless only --deadlocks and/or --property were asked for.
+  bool doRaces = a.races || (!a.deadlocks && a.properties.empty());
   solver::RaceResult r;
   if (doRaces)
     r = solver::predictRaces(idx, opts);
@@ -101,6 +115,16 @@ int runAnalyze(const AnalyzeArgs &a) {
     dopt.rlimit = a.rlimit;
     dopt.noFilters = a.noFilters;
     d = solver::predictDeadlocks(idx, dopt);
+  }
+  solver::PropertyResult pr;
+  if (!props.empty() && !a.candidatesOnly) {
+    solver::PropertyOptions popt;
+    popt.allInstances = a.allPairs;
+    popt.timeoutMs = a.timeoutMs;
+    popt.rlimit = a.rlimit;
+    popt.noFilters = a.noFilters;
+    popt.dumpSmt2Dir = a.dumpSmt2;
+    pr = solver::predictViolations(idx, props, popt);
   }
 
   std::ofstream file;
@@ -140,6 +164,24 @@ int runAnalyze(const AnalyzeArgs &a) {
                                 {"seconds", ds.seconds}};
       j["stats"]["unknown"] = r.stats.unknown + ds.unknown;
     }
+    if (!props.empty()) {
+      j["violations"] = report::violationsJson(*t, pr, props);
+      const auto &ps = pr.stats;
+      j["stats"]["property"] = {{"properties", ps.properties},
+                                {"patterns", ps.patterns},
+                                {"tuples", ps.tuples},
+                                {"pruned_order", ps.prunedOrder},
+                                {"pruned_gap", ps.prunedGap},
+                                {"candidates", ps.candidates},
+                                {"observed", ps.observed},
+                                {"solver_calls", ps.solverCalls},
+                                {"sat", ps.sat},
+                                {"unsat", ps.unsat},
+                                {"unknown", ps.unknown},
+                                {"seconds", ps.seconds}};
+      j["stats"]["unknown"] =
+          j["stats"]["unknown"].get<size_t>() + pr.unknowns.size();
+    }
     if (a.hb) {
       nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
       for (const auto &p : hb)
@@ -150,9 +192,11 @@ int runAnalyze(const AnalyzeArgs &a) {
     }
     *out << j.dump(2) << "\n";
   } else if (a.format == "sarif") {
-    *out << report::sarifReport(*t, r, a.deadlocks ? &d : nullptr, idx, ctx)
-                .dump(2)
-         << "\n";
+    auto sarif =
+        report::sarifReport(*t, r, a.deadlocks ? &d : nullptr, idx, ctx);
+    if (!props.empty())
+      report::addViolationsToSarif(sarif, *t, pr, props);
+    *out << sarif.dump(2) << "\n";
   } else if (a.candidatesOnly) {
     const auto &s = r.stats;
     *out << "racepredict: " << s.events << " events, " << s.conflictingPairs
@@ -166,6 +210,8 @@ int runAnalyze(const AnalyzeArgs &a) {
       report::printRaceReport(*t, r, ctx, *out);
     if (a.deadlocks)
       report::printDeadlockReport(*t, d, idx, ctx, *out);
+    if (!props.empty())
+      report::printViolationReport(*t, pr, props, ctx, *out);
     if (a.hb)
       *out << "racepredict: --hb: a happens-before detector on the observed "
               "order finds "
@@ -174,13 +220,21 @@ int runAnalyze(const AnalyzeArgs &a) {
            << " predicted above"
            << (a.allPairs ? "" : " (compare with --all-pairs)") << "\n";
   }
-  if (!a.witnessDir.empty())
+  if (!a.witnessDir.empty()) {
     writeWitnessFiles(*t, r, a);
-  if (!r.races.empty() || !d.deadlocks.empty())
+    std::string err;
+    if (!report::writeViolationWitnessFiles(a.witnessDir, *t, pr, props,
+                                            a.trace, &err)) {
+      std::cerr << "racepredict: " << err << "\n";
+      return kExitInput;
+    }
+  }
+  if (!r.races.empty() || !d.deadlocks.empty() || !pr.violations.empty())
     return kExitFound;
   // A time-out is never "no bug": the run is inconclusive.
-  return r.unknowns.empty() && d.unknowns.empty() ? kExitClean
-                                                  : kExitInconclusive;
+  return r.unknowns.empty() && d.unknowns.empty() && pr.unknowns.empty()
+             ? kExitClean
+             : kExitInconclusive;
 }
 
 } // namespace
@@ -196,6 +250,10 @@ void addAnalyzeCommand(CLI::App &app, int &exitCode) {
                 "Predict data races (the default unless only --deadlocks)");
   cmd->add_flag("--deadlocks", args->deadlocks,
                 "Predict lock-order deadlocks (cycles of any length)");
+  cmd->add_option("--property", args->properties,
+                  "Predict violations of the custom properties in this file "
+                  "(docs/properties.md); may be repeated")
+      ->allow_extra_args(false);
   cmd->add_flag("--hb", args->hb,
                 "Also run a plain happens-before (vector clock) detector on "
                 "the observed order, for side-by-side counts");

@@ -6,9 +6,11 @@
 // it: for bug reports that carry a witness, and for the test suite, which
 // runs it on every report it produces.
 //
+#include "check_violation.h"
 #include "commands.h"
 
 #include "racepredict/analysis/schedule_checker.h"
+#include "racepredict/property/parser.h"
 #include "racepredict/trace/trace_file.h"
 
 #include <CLI/CLI.hpp>
@@ -24,6 +26,7 @@ namespace {
 struct CheckWitnessArgs {
   std::string trace;
   std::string witness;
+  std::vector<std::string> properties; ///< for violations' patterns
 };
 
 /// Checks one race entry ({"first": {"event"}, "second": {"event"},
@@ -65,13 +68,43 @@ int runCheckWitness(const CheckWitnessArgs &args) {
     std::cerr << "racepredict: " << args.witness << ": not a JSON object\n";
     return kExitInput;
   }
-  std::vector<nlohmann::json> races;
+  std::vector<property::Property> props;
+  for (const std::string &file : args.properties) {
+    auto ps = property::parsePropertyFile(file);
+    if (!ps) {
+      std::cerr << "racepredict: " << ps.error().message << "\n";
+      return kExitInput;
+    }
+    props.insert(props.end(), ps->begin(), ps->end());
+  }
+  // Property violations: a report's "violations" or one violation file.
+  std::vector<nlohmann::json> races, violations;
   if (j.contains("races"))
     races = j["races"].get<std::vector<nlohmann::json>>();
-  else
+  else if (j.value("kind", "") != "violation")
     races.push_back(j);
+  if (j.contains("violations"))
+    violations = j["violations"].get<std::vector<nlohmann::json>>();
+  else if (j.value("kind", "") == "violation")
+    violations.push_back(j);
   analysis::TraceIndex idx(*t);
   size_t bad = 0;
+  for (size_t i = 0; i < violations.size(); ++i) {
+    std::string err;
+    try {
+      err = checkViolation(idx, violations[i], props);
+    } catch (const nlohmann::json::exception &e) {
+      std::cerr << "racepredict: " << args.witness << ": violation " << i
+                << ": malformed entry: " << e.what() << "\n";
+      return kExitInput;
+    }
+    if (!err.empty()) {
+      ++bad;
+      std::cout << args.witness << ": violation " << i << " ("
+                << violations[i].value("property", "?")
+                << "): invalid witness: " << err << "\n";
+    }
+  }
   for (size_t i = 0; i < races.size(); ++i) {
     std::string err;
     try {
@@ -89,8 +122,9 @@ int runCheckWitness(const CheckWitnessArgs &args) {
                 << "\n";
     }
   }
-  std::cout << "racepredict: " << races.size() - bad << " of " << races.size()
-            << " witness" << (races.size() == 1 ? "" : "es") << " valid\n";
+  size_t total = races.size() + violations.size();
+  std::cout << "racepredict: " << total - bad << " of " << total << " witness"
+            << (total == 1 ? "" : "es") << " valid\n";
   return bad == 0 ? kExitClean : kExitFound;
 }
 
@@ -107,6 +141,9 @@ void addCheckWitnessCommand(CLI::App &app, int &exitCode) {
   cmd->add_option("witness", args->witness,
                   "A JSON report of `analyze` or a --witness-dir file")
       ->required();
+  cmd->add_option("--property", args->properties,
+                  "Property file: also check each violation's pattern on its "
+                  "witness (may be repeated)");
   cmd->callback([args, &exitCode]() { exitCode = runCheckWitness(*args); });
 }
 
