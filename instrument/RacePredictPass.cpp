@@ -9,6 +9,7 @@
 //
 #include "RacePredictPass.h"
 
+#include "CustomEvents.h"
 #include "Hooks.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -456,6 +457,7 @@ PreservedAnalyses RacePredictPass::run(Module &M, ModuleAnalysisManager &) {
       Fns.push_back(&F);
   for (Function *F : Fns)
     FunctionInstrumenter(*F, H, Intercepts).run();
+  assignCustomEventLocations(M, H); // calls CustomEventsPass inserted
   H.finish();
   return PreservedAnalyses::none();
 }
