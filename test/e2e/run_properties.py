@@ -11,7 +11,8 @@ which the recorder does not see), check-trace, then
 the violations, as (property, file:line of each step's event), exactly with
 the program's annotations:
 
-    ... // @NAME                       an anchor (its line)
+    ... // @NAME                       an anchor (its line; also in the
+                                       case's own headers)
     // expect-violation: PROP A B C    one violation, anchors in step order
 
 fixed.c must have none. Also: the observed run shows no violation at all
@@ -27,15 +28,24 @@ import subprocess
 import sys
 
 
-def anchors_and_expectations(src):
-    base = os.path.basename(src)
-    with open(src) as f:
+def anchors_in(path, anchors):
+    """Anchors of `path` and of the case's own headers it includes."""
+    with open(path) as f:
         lines = f.read().splitlines()
-    anchors = {}
     for n, line in enumerate(lines, 1):
         m = re.search(r"//\s*@(\w+)\s*$", line)
         if m:
-            anchors[m.group(1)] = f"{base}:{n}"
+            anchors[m.group(1)] = f"{os.path.basename(path)}:{n}"
+        m = re.match(r'#include "(\w+\.h)"', line)
+        header = m and os.path.join(os.path.dirname(path), m.group(1))
+        if header and os.path.exists(header):
+            anchors_in(header, anchors)
+    return lines
+
+
+def anchors_and_expectations(src):
+    anchors = {}
+    lines = anchors_in(src, anchors)
     want = set()
     for line in lines:
         m = re.search(r"expect-violation:\s*(\w+)((?:\s+\w+)+)", line)
