@@ -12,7 +12,7 @@
 
 static atomic_int counter;
 
-void increment(void) { // @begin
+void increment(void) {           // @begin
   int v = atomic_load(&counter); // @load
   atomic_store(&counter, v + 1); // @store
 }

@@ -40,7 +40,7 @@ static void *monitor(void *arg) {
 static void *scanner_job(void *arg) {
   (void)arg;
   await(3);
-  rm_acquire(SCANNER); // @acqscanner
+  rm_acquire(SCANNER);        // @acqscanner
   atomic_fetch_add(&done, 1); /* too early: still holds the scanner */
   rm_use(SCANNER);
   rm_release(SCANNER);

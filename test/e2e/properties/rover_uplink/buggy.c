@@ -10,7 +10,7 @@
  * expect-violation: R4_atomic_snapshot snap read1 consume read2 */
 #include "common.h"
 
-void snapshot(void) { // @snap
+void snapshot(void) {             // @snap
   frame_arg = slot.arg;           // @read1
   frame_sum = slot.id ^ slot.arg; // @read2
 }
