@@ -88,6 +88,14 @@ PropertyResult predictViolations(const TraceIndex &idx,
   for (uint32_t pi = 0; pi < props.size(); ++pi) {
     const property::Property &prop = props[pi];
     st.patterns += prop.patterns.size();
+    std::set<std::string> missing;
+    for (const property::Pattern &pat : prop.patterns)
+      for (const property::EventPattern &step : pat.steps)
+        if (matcher.prepare(step).impossible)
+          missing.insert(property::toString(step, pat));
+    for (const std::string &m : missing)
+      result.warnings.push_back("property '" + prop.name + "': no event of " +
+                                "the trace matches " + m);
     property::CandidateOptions co;
     co.filters = !opts.noFilters;
     co.maxCandidates = opts.maxCandidates;

@@ -65,6 +65,9 @@ struct PropertyResult {
   /// Sorted by property, then by the candidates' order.
   std::vector<ViolationFinding> violations;
   std::vector<UnknownViolation> unknowns;
+  /// Steps whose custom event name or literal no trace event has (a typo
+  /// in the property file, or the spec records no such event).
+  std::vector<std::string> warnings;
   PropertyStats stats;
 };
 

@@ -125,6 +125,8 @@ int runAnalyze(const AnalyzeArgs &a) {
     popt.noFilters = a.noFilters;
     popt.dumpSmt2Dir = a.dumpSmt2;
     pr = solver::predictViolations(idx, props, popt);
+    for (const std::string &w : pr.warnings)
+      std::cerr << "racepredict: warning: " << w << "\n";
   }
 
   std::ofstream file;
