@@ -7,6 +7,7 @@
 #include "racepredict/solver/order_solver.h"
 #include "racepredict/solver/property_encoding.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -113,6 +114,20 @@ PropertyResult predictViolations(const TraceIndex &idx,
            {},
            "more than " + std::to_string(opts.maxCandidates) +
                " candidate tuples; the rest were not examined"});
+    // One violation per group is reported, and only satisfiable queries
+    // end a group: try first the tuples whose events lie closest together
+    // in the observed order, the likeliest to be reorderable (and the
+    // shortest witnesses). The order is deterministic.
+    if (!opts.allInstances) {
+      auto span = [](const Candidate &c) {
+        auto [lo, hi] = std::minmax_element(c.events.begin(), c.events.end());
+        return *hi - *lo;
+      };
+      std::stable_sort(cands.begin(), cands.end(),
+                       [&](const Candidate &a, const Candidate &b) {
+                         return span(a) < span(b);
+                       });
+    }
     std::set<std::vector<uint64_t>> done;
     for (const Candidate &c : cands) {
       auto sig = signature(t, c);
