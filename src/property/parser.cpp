@@ -7,11 +7,11 @@
 //
 #include "racepredict/property/parser.h"
 
+#include "builtins.h"
 #include "lexer.h"
 
 #include <algorithm>
 #include <fstream>
-#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -21,44 +21,6 @@ namespace racepredict::property {
 using trace::EventKind;
 
 namespace {
-
-/// `@name` event classes: trace ops (DESIGN.md mnemonics) and groups.
-const std::map<std::string, std::vector<EventKind>> &builtins() {
-  using K = EventKind;
-  static const std::map<std::string, std::vector<EventKind>> table = {
-      {"begin", {K::Begin}},
-      {"end", {K::End}},
-      {"fork", {K::Fork}},
-      {"join", {K::Join}},
-      {"acq", {K::Acquire}},
-      {"racq", {K::RAcquire}},
-      {"lock", {K::Acquire, K::RAcquire}},
-      {"rel", {K::Release}},
-      {"tryfail", {K::TryFail}},
-      {"wait", {K::Wait}},
-      {"signal", {K::Signal}},
-      {"broadcast", {K::Broadcast}},
-      {"notify", {K::Signal, K::Broadcast}},
-      {"barrier", {K::Barrier}},
-      {"seminit", {K::SemInit}},
-      {"post", {K::SemPost}},
-      {"semwait", {K::SemWait}},
-      {"rd", {K::Read}},
-      {"wr", {K::Write}},
-      {"ard", {K::AtomicRead}},
-      {"awr", {K::AtomicWrite}},
-      {"armw", {K::AtomicRmw}},
-      {"read", {K::Read, K::AtomicRead, K::AtomicRmw}},
-      {"write", {K::Write, K::AtomicWrite, K::AtomicRmw}},
-      {"access",
-       {K::Read, K::Write, K::AtomicRead, K::AtomicWrite, K::AtomicRmw}},
-      {"br", {K::Branch}},
-      {"alloc", {K::Alloc}},
-      {"free", {K::Free}},
-      {"ev", {K::Custom}},
-  };
-  return table;
-}
 
 bool isKeyword(const Token &t) {
   return t.kind == Token::Ident &&
@@ -153,12 +115,12 @@ Expected<EventPattern> Parser::event(Stmt &s, Scope &sc, bool threadLabel) {
     const Token *n = s.next();
     if (!n || n->kind != Token::Ident)
       return fail(n, "expected an event kind after '@', got " + describe(n));
-    auto it = builtins().find(n->text);
-    if (it == builtins().end())
+    const std::vector<EventKind> *kinds = builtinKinds(n->text);
+    if (!kinds)
       return fail(n, "unknown event kind '@" + n->text + "'");
     p.cls = EventPattern::Builtin;
     p.name = n->text;
-    p.kinds = it->second;
+    p.kinds = *kinds;
   } else if (t->kind == Token::Ident) {
     s.next();
     p.cls = EventPattern::Custom;
