@@ -56,6 +56,16 @@ json violationsJson(const trace::Trace &t, const solver::PropertyResult &r,
   return out;
 }
 
+json unknownViolationsJson(const solver::PropertyResult &r,
+                           const Properties &props) {
+  json out = json::array();
+  for (const auto &u : r.unknowns)
+    out.push_back({{"property", props[u.property].name},
+                   {"events", u.events},
+                   {"reason", u.reason}});
+  return out;
+}
+
 void printViolationReport(const trace::Trace &t,
                           const solver::PropertyResult &r,
                           const Properties &props, const ReportContext &ctx,

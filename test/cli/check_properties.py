@@ -14,7 +14,9 @@ last step, the exit status is 1 (violations) or 0 (none), `check-witness
 --property` accepts the report and every --witness-dir file (which carry
 "kind": "violation", the events and the steps with halves), and, with
 --sarif, Microsoft's validator accepts the SARIF log, which has one
-property-violation result per violation.
+property-violation result per violation. With a budget too small for any
+query (--rlimit 1) the run is inconclusive (exit 4) and lists the undecided
+candidates under "unknown".
 """
 import json
 import os
@@ -90,6 +92,17 @@ def main():
                     ok=(0, 1, 2))
             if c.returncode != 0:
                 errors.append(f"check-witness rejects {name}: {c.stdout}")
+        if expected:
+            # Out of budget: never "no violation" (exit 4), each undecided
+            # candidate listed under "unknown" with its property.
+            u = run([rp, "analyze", trace, "--property", props, "--all-pairs",
+                     "--format", "json", "--rlimit", "1"], ok=(4,))
+            ureport = json.loads(u.stdout)
+            if ureport["violations"] or not ureport["unknown"] or \
+                    any(x["property"] not in {e[0] for e in expected}
+                        for x in ureport["unknown"]):
+                errors.append("--rlimit 1: expected only unknowns, got "
+                              f"{ureport['violations']} / {ureport['unknown']}")
         if validator:
             s = run([rp, "analyze", trace, "--property", props, "--all-pairs",
                      "--format", "sarif"])

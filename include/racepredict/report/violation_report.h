@@ -18,6 +18,11 @@ nlohmann::ordered_json violationsJson(const trace::Trace &t,
                                       const solver::PropertyResult &r,
                                       const Properties &props);
 
+/// Undecided candidates (time-out, candidate limit) as entries of the
+/// report's "unknown" array: {"property", "events", "reason"}.
+nlohmann::ordered_json unknownViolationsJson(const solver::PropertyResult &r,
+                                             const Properties &props);
+
 /// Per violation the pattern, the events matched to its steps and the
 /// witness schedule; then a summary line.
 void printViolationReport(const trace::Trace &t,

@@ -168,6 +168,8 @@ int runAnalyze(const AnalyzeArgs &a) {
     }
     if (!props.empty()) {
       j["violations"] = report::violationsJson(*t, pr, props);
+      for (auto &u : report::unknownViolationsJson(pr, props))
+        j["unknown"].push_back(u);
       const auto &ps = pr.stats;
       j["stats"]["property"] = {{"properties", ps.properties},
                                 {"patterns", ps.patterns},

@@ -4,6 +4,8 @@
  * recorder does not see); the other thread's store between a load and its
  * store (R-W-W) is predicted — both calls share the code, so one line
  * tuple.
+ * (The thesis' program is not available; this is a small program of the
+ * scenario it describes.)
  * expect-violation: increment_atomic begin load store store */
 #include <pthread.h>
 #include <stdatomic.h>

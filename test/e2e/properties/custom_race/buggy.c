@@ -4,6 +4,8 @@
  * two threads with a test-only pipe (the recorder does not see it), so the
  * race on y did not manifest; it is predicted, with the store first (t1 is
  * the producer) and with the load first (t1 is the consumer).
+ * (The thesis' program is not available; this is a small program of the
+ * scenario it describes.)
  * expect-violation: race ystore yload
  * expect-violation: race yload ystore */
 #include <pthread.h>

@@ -2,6 +2,8 @@
  * the reader thread reads, but nothing orders the open before the read.
  * The observed run opens first (a test-only pipe the recorder does not
  * see); the read before the open is predicted.
+ * (The thesis' program is not available; this is a small program of the
+ * scenario it describes.)
  * expect-violation: file_protocol read */
 #include <pthread.h>
 

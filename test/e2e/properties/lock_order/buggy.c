@@ -3,6 +3,8 @@
  * serialises them (a test-only pipe the recorder does not see), so it does
  * not deadlock; the property predicts the deadlock, once for each choice of
  * which thread is t1.
+ * (The thesis' program is not available; this is a small program of the
+ * scenario it describes.)
  * expect-violation: lock_order_deadlock lockA1 lockB2 lockB1 lockA2
  * expect-violation: lock_order_deadlock lockB2 lockA1 lockA2 lockB1 */
 #include <pthread.h>

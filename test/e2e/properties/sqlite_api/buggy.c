@@ -4,6 +4,8 @@
  * statement is still live. The observed run finalized first (a test-only
  * pipe the recorder does not see); the close before the finalize is
  * predicted.
+ * (The thesis' program is not available; this is a small program of the
+ * scenario it describes.)
  * expect-violation: close_with_live_statement prepare close */
 #include <pthread.h>
 #include <stdatomic.h>
