@@ -5,11 +5,14 @@
 // argument so that a step whose thread or first variable is already bound
 // scans only its bucket. Must-happen-before prunes a tuple as soon as two
 // steps are ordered backwards, and a gap as soon as all the variables it
-// mentions are bound and some matching event must lie inside it.
+// mentions are bound and some matching event must lie inside it; complete
+// tuples also when an event forbidden by several consecutive gaps must lie
+// somewhere inside their union.
 //
 #include "racepredict/property/candidates.h"
 
 #include <algorithm>
+#include <map>
 #include <unordered_map>
 
 namespace racepredict::property {
@@ -121,53 +124,76 @@ private:
     return std::find(chosen_.begin(), chosen_.end(), e) != chosen_.end();
   }
 
-  /// Collects gap g's events (unless `out` is null) and reports whether one
-  /// of them must lie inside the gap, and whether one lies inside it in the
-  /// observed order.
-  bool scanGap(size_t g, std::vector<EventId> *out, bool *observedHit) const {
-    const auto &te = chosen_;
+  /// Calls fn(s) for every event s (not a step) that matches an item of
+  /// gap g under the current binding.
+  template <typename Fn> void forEachGapEvent(size_t g, Fn fn) const {
     for (size_t k = 0; k < gapItems_[g].size(); ++k)
       for (EventId s : bucket(gapItems_[g][k], gapLists_[g][k])) {
-        if (isChosen(s))
-          continue;
         Binding probe = b_;
-        if (!m_.matches(gapItems_[g][k], s, probe, false))
-          continue;
-        if ((g == 0 || te[g - 1] < s) && s < te[g])
-          *observedHit = true;
-        if (opts_.filters) {
-          bool before = false, after = false;
-          for (size_t j = 0; j < g; ++j)
-            before |= mhb_.ordered(s, te[j]);
-          for (size_t j = g; j < te.size(); ++j)
-            after |= mhb_.ordered(te[j], s);
-          if ((g == 0 || mhb_.ordered(te[g - 1], s)) && mhb_.ordered(s, te[g]))
-            return true;
-          if (before || after)
-            continue;
-        }
-        if (out)
-          out->push_back(s);
+        if (!isChosen(s) && m_.matches(gapItems_[g][k], s, probe, false))
+          fn(s);
       }
-    return false;
   }
 
+  /// Must-happen-before puts s strictly between steps a-1 and b (after the
+  /// schedule's start for a = 0).
+  bool certainlyBetween(EventId s, size_t a, size_t b) const {
+    return (a == 0 || mhb_.ordered(chosen_[a - 1], s)) &&
+           mhb_.ordered(s, chosen_[b]);
+  }
+
+  /// Whether some event of gap g must lie inside it (during the search).
+  bool gapCertainlyHit(size_t g) const {
+    bool hit = false;
+    forEachGapEvent(g, [&](EventId s) { hit |= certainlyBetween(s, g, g); });
+    return hit;
+  }
+
+  /// Completes a tuple: collects every gap's events, prunes the tuple if
+  /// an event that consecutive gaps g..h all forbid must lie between steps
+  /// g-1 and h (say an END of the region between two accesses of it), and
+  /// keeps for the encoding only the events whose side is not fixed.
   void finish() {
     ++stats_->tuples;
+    size_t ngaps = p_->gaps.size();
+    std::map<EventId, std::vector<char>> forbidden; // event -> gaps
+    bool observedHit = false;
+    for (size_t g = 0; g < ngaps; ++g)
+      forEachGapEvent(g, [&](EventId s) {
+        auto &gs = forbidden[s];
+        gs.resize(ngaps, 0);
+        gs[g] = 1;
+        if ((g == 0 || chosen_[g - 1] < s) && s < chosen_[g])
+          observedHit = true;
+      });
     Candidate c;
     c.pattern = index_;
     c.events = chosen_;
     c.binding = b_;
-    c.gapEvents.resize(p_->gaps.size());
-    bool observedHit = false;
-    for (size_t g = 0; g < p_->gaps.size(); ++g) {
-      if (scanGap(g, &c.gapEvents[g], &observedHit)) {
-        ++stats_->prunedGap;
-        return;
+    c.gapEvents.resize(ngaps);
+    for (const auto &[s, gs] : forbidden) {
+      for (size_t a = 0; opts_.filters && a < ngaps; ++a) {
+        if (!gs[a])
+          continue;
+        size_t b = a;
+        while (b + 1 < ngaps && gs[b + 1])
+          ++b;
+        if (certainlyBetween(s, a, b)) {
+          ++stats_->prunedGap;
+          return;
+        }
+        a = b;
       }
-      auto &ge = c.gapEvents[g];
-      std::sort(ge.begin(), ge.end());
-      ge.erase(std::unique(ge.begin(), ge.end()), ge.end());
+      for (size_t g = 0; g < ngaps; ++g) {
+        if (!gs[g])
+          continue;
+        bool fixed = false;
+        for (size_t j = 0; opts_.filters && j < ngaps; ++j)
+          fixed |=
+              j < g ? mhb_.ordered(s, chosen_[j]) : mhb_.ordered(chosen_[j], s);
+        if (!fixed)
+          c.gapEvents[g].push_back(s); // ascending: the map is ordered
+      }
     }
     c.observed =
         !observedHit && std::is_sorted(c.events.begin(), c.events.end());
@@ -200,13 +226,11 @@ private:
       chosen_.push_back(e);
       bool pruned = false;
       if (opts_.filters && i + 1 < p_->steps.size())
-        for (size_t g = 0; g <= i && !pruned; ++g) {
-          bool ignored = false;
-          if (ready_[g] == i && scanGap(g, nullptr, &ignored)) {
+        for (size_t g = 0; g <= i && !pruned; ++g)
+          if (ready_[g] == i && gapCertainlyHit(g)) {
             ++stats_->prunedGap;
             pruned = true;
           }
-        }
       if (!pruned)
         dfs(i + 1);
       chosen_.pop_back();
