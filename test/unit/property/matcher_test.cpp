@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 using namespace racepredict;
@@ -140,4 +141,40 @@ TEST(PropertyPatternCheck, ExplainsWhatFails) {
             "event 3 does not match step 2 (use(f))");
   EXPECT_EQ(checkPatternOnSchedule(m, pat, {0, 2}, {0, 2, 3}),
             "the schedule does not end with event 2");
+}
+
+TEST(PropertyCandidates, EventForbiddenByConsecutiveGapsIsPruned) {
+  // Two regions of t1, each with one read of x; t0 writes x. R-W-R pairs
+  // the reads of different regions only through two gaps (read..write,
+  // write..read) that both forbid the region's end (3), which program
+  // order puts between the reads: pruned without a solver call.
+  trace::Trace t = parseTrace("t0 fork t1\n"  // 0
+                              "t1 ev b\n"     // 1
+                              "t1 rd x 0\n"   // 2
+                              "t1 ev e\n"     // 3
+                              "t1 ev b\n"     // 4
+                              "t1 rd x 0\n"   // 5
+                              "t1 ev e\n"     // 6
+                              "t0 wr x 1\n"); // 7
+  analysis::TraceIndex idx(t);
+  analysis::MustHappenBefore mhb(idx);
+  TraceMatcher m(t);
+  Property p = parseOne("property q:\n    atomic b .. e\n");
+  CandidateStats st;
+  EXPECT_TRUE(findCandidates(idx, mhb, m, p, {}, &st).empty());
+  // (1, 2, 7, 5) of R-W-R is the one tuple that reaches the end; the
+  // others stop earlier (a region end certainly inside one gap).
+  EXPECT_EQ(st.tuples, 1u);
+  EXPECT_GE(st.prunedGap, 1u);
+  // Without the filters it stays, with both region ends (3, 6) as gap
+  // events of both gaps.
+  CandidateOptions nf;
+  nf.filters = false;
+  auto all = findCandidates(idx, mhb, m, p, nf, &st);
+  auto it = std::find_if(all.begin(), all.end(), [](const Candidate &c) {
+    return c.events == std::vector<EventId>{1, 2, 7, 5};
+  });
+  ASSERT_NE(it, all.end());
+  EXPECT_EQ(it->gapEvents[2], (std::vector<EventId>{3, 6}));
+  EXPECT_EQ(it->gapEvents[3], (std::vector<EventId>{3, 6}));
 }
