@@ -31,15 +31,23 @@ void acknowledge(volatile struct command *c) { acks += c->id; }
 void radio_off(void) { radio_state = 0; }
 void radio_on(void) { radio_state = 1; }
 
-/* A second test-only pipe, so that two hand-offs of the observed schedule
- * cannot take each other's token (neither is recorded). */
-static int relay[2];
-static void relay_signal(void) {
-  if (write(relay[1], "x", 1) != 1)
+/* Two more test-only pipes (the recorder sees none of them), so that the
+ * hand-offs of the observed schedule cannot take each other's token:
+ * chan 0 uplink -> executor, chan 1 executor -> downlink. They keep the
+ * threads from spinning in the observed run; the atomic flags are the
+ * synchronisation the analysis sees. */
+static int chan[2][2];
+static void chan_init(void) {
+  for (int i = 0; i < 2; ++i)
+    if (pipe(chan[i]) != 0)
+      _exit(77);
+}
+static void post(int i) {
+  if (write(chan[i][1], "x", 1) != 1)
     _exit(77);
 }
-static void relay_wait(void) {
+static void await(int i) {
   char c;
-  if (read(relay[0], &c, 1) != 1)
+  if (read(chan[i][0], &c, 1) != 1)
     _exit(77);
 }

@@ -12,24 +12,26 @@ static void *uplink(void *arg) {
   (void)arg;
   receive_command(&slot, 7, 42);
   atomic_store(&received, 1);
+  post(0);
   return 0;
 }
 
 static void *executor(void *arg) {
   (void)arg;
+  await(0);
   while (!atomic_load(&received))
     ;
   pthread_mutex_lock(&radio);
   execute_command(&slot);
   pthread_mutex_unlock(&radio);
   atomic_store(&executed, 1);
-  relay_signal();
+  post(1);
   return 0;
 }
 
 static void *downlink(void *arg) {
   (void)arg;
-  relay_wait();
+  await(1);
   while (!atomic_load(&executed))
     ;
   acknowledge(&slot);
@@ -41,8 +43,7 @@ static void *downlink(void *arg) {
 int main(void) {
   pthread_t u, e, d;
   testonly_init();
-  if (pipe(relay) != 0)
-    return 77;
+  chan_init();
   pthread_create(&u, 0, uplink, 0);
   pthread_create(&e, 0, executor, 0);
   pthread_create(&d, 0, downlink, 0);
