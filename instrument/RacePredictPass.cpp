@@ -11,6 +11,7 @@
 
 #include "BranchDeps.h"
 #include "CallStacks.h"
+#include "CustomEvents.h"
 #include "Hooks.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -415,9 +416,8 @@ void FunctionInstrumenter::addObjectDecisions(CallInst &CI,
     return;
   bool Handles = Name == "pthread_join" || Name == "pthread_detach";
   for (Value *Arg : CI.args())
-    if (!isa<Constant>(Arg) &&
-        (Arg->getType()->isPointerTy() ||
-         (Handles && Arg == CI.getArgOperand(0))))
+    if (!isa<Constant>(Arg) && (Arg->getType()->isPointerTy() ||
+                                (Handles && Arg == CI.getArgOperand(0))))
       Out.emplace_back(&CI, Arg);
 }
 
@@ -448,6 +448,7 @@ PreservedAnalyses RacePredictPass::run(Module &M, ModuleAnalysisManager &) {
     FunctionInstrumenter(*F, H, Intercepts).run();
     instrumentCallStacks(*F, H);
   }
+  assignCustomEventLocations(M, H); // calls CustomEventsPass inserted
   H.finish();
   return PreservedAnalyses::none();
 }

@@ -26,6 +26,13 @@ json eventJson(const trace::Trace &t, trace::EventId e) {
     if (ev.size)
       j["size"] = ev.size;
   }
+  if (ev.kind == trace::EventKind::Custom) {
+    j["name"] = t.objName(ev);
+    nlohmann::ordered_json args = nlohmann::ordered_json::array();
+    for (auto [a, end] = t.args(ev); a != end; ++a)
+      args.push_back(t.table(trace::NameSpace::Custom).name(*a));
+    j["args"] = args;
+  }
   return j;
 }
 

@@ -20,6 +20,9 @@ std::string describeEvent(const trace::Trace &t, trace::EventId e) {
     s += " " + std::to_string(ev.value);
   if (ev.kind == EventKind::Wait)
     s += " " + t.table(trace::NameSpace::Lock).name(ev.aux);
+  if (ev.kind == EventKind::Custom)
+    for (auto [a, end] = t.args(ev); a != end; ++a)
+      s += " " + t.table(trace::NameSpace::Custom).name(*a);
   const trace::SourceLoc &src = t.sources[ev.src];
   if (!src.file.empty()) {
     s += "  @ " + src.str();

@@ -16,6 +16,15 @@
 namespace racepredict::trace {
 namespace {
 
+/// Custom arguments are recorded as numbers (the runtime's custom events):
+/// small ones read best in decimal, addresses in hex as other keys are.
+std::string customKeyName(uint64_t key) {
+  auto v = static_cast<int64_t>(key);
+  if (v >= -(int64_t{1} << 31) && v < (int64_t{1} << 32))
+    return std::to_string(v);
+  return hexKey(key);
+}
+
 class Resolver {
 public:
   Resolver(RawTrace &raw, const std::string &name) : raw_(raw), name_(name) {}
@@ -99,6 +108,8 @@ Expected<bool> Resolver::bindNames() {
         remap[ns].push_back(tab.intern(n));
       else if (ns == int(NameSpace::Thread))
         remap[ns].push_back(tab.intern("t" + std::to_string(ks.keys[i])));
+      else if (ns == int(NameSpace::Custom))
+        remap[ns].push_back(tab.intern(customKeyName(ks.keys[i])));
       else if (!globals.empty()) // variables, and locks etc. in globals
         remap[ns].push_back(tab.intern(globalName(globals, ks.keys[i])));
       else

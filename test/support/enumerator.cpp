@@ -55,4 +55,61 @@ EnumerationResult enumerateRaces(const analysis::TraceIndex &idx,
   return out;
 }
 
+// The same state space as enumerateRaces, in product with an observer
+// (property patterns); the observer state joins the memoisation key.
+std::optional<std::vector<Step>>
+findObservedSchedule(const analysis::TraceIndex &idx,
+                     const ScheduleObserver &obs, size_t maxStates,
+                     bool *truncated) {
+  ModelExplorer en(idx);
+  struct Node {
+    State s;
+    uint32_t o;
+  };
+  auto key = [](const Node &n) {
+    std::string k = n.s.key();
+    k.append(reinterpret_cast<const char *>(&n.o), sizeof n.o);
+    return k;
+  };
+  std::vector<Node> nodes{{en.initial(), obs.initial()}};
+  std::vector<std::pair<uint32_t, Step>> parent{
+      {UINT32_MAX, Step{trace::kNone, false}}};
+  std::unordered_map<std::string, uint32_t> seen{{key(nodes[0]), 0}};
+  std::deque<uint32_t> queue{0};
+  if (truncated)
+    *truncated = false;
+  while (!queue.empty()) {
+    uint32_t id = queue.front();
+    queue.pop_front();
+    if (obs.accepting(nodes[id].o)) {
+      std::vector<Step> sigma;
+      for (uint32_t x = id; parent[x].first != UINT32_MAX; x = parent[x].first)
+        sigma.push_back(parent[x].second);
+      return std::vector<Step>(sigma.rbegin(), sigma.rend());
+    }
+    for (analysis::ThreadId t = 0; t < idx.numThreads(); ++t) {
+      if (!en.enabled(nodes[id].s, t))
+        continue;
+      Node n{nodes[id].s, 0};
+      Step st = en.apply(n.s, t);
+      n.o = obs.step(nodes[id].o, st);
+      if (n.o == ScheduleObserver::kDead)
+        continue;
+      auto [it, fresh] =
+          seen.emplace(key(n), static_cast<uint32_t>(nodes.size()));
+      if (!fresh)
+        continue;
+      if (nodes.size() >= maxStates) {
+        if (truncated)
+          *truncated = true;
+        continue;
+      }
+      nodes.push_back(std::move(n));
+      parent.push_back({id, st});
+      queue.push_back(it->second);
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace racepredict::testsupport

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -35,6 +36,25 @@ struct EnumerationResult {
   /// sanity check of the trace generator).
   bool fullyReachable = false;
 };
+
+/// An automaton that watches a schedule step by step (a pattern monitor for
+/// the property differential test). Its states are small integers.
+class ScheduleObserver {
+public:
+  static constexpr uint32_t kDead = UINT32_MAX; ///< stop this path
+  virtual ~ScheduleObserver() = default;
+  virtual uint32_t initial() const = 0;
+  virtual uint32_t step(uint32_t state, const Step &s) const = 0;
+  virtual bool accepting(uint32_t state) const = 0;
+};
+
+/// Breadth-first search over pairs (model state, observer state): the
+/// shortest prefix schedule after which `obs` accepts, or nullopt if none
+/// exists (or, with `*truncated` set, none was found within maxStates).
+std::optional<std::vector<Step>>
+findObservedSchedule(const analysis::TraceIndex &idx,
+                     const ScheduleObserver &obs, size_t maxStates = 2000000,
+                     bool *truncated = nullptr);
 
 /// Explores all prefix schedules of `idx.trace()`, memoised on the model
 /// state (thread positions and halves, memory with ⊥, read concreteness).

@@ -230,6 +230,8 @@ private:
           emit(t,
                std::string(chance(1, 2) ? "alloc " : "free ") + loc(l) + " 8");
         }));
+    if (f.customs)
+      acts.push_back(op(10, [this, t] { custom(t); }));
     int branch = f.deadlockProne ? 1 : o_.branchWeight;
     acts.push_back(op(branch, [this, t] { emit(t, "br"); }));
     if (f.precise)
@@ -386,6 +388,13 @@ private:
     int e = emit(t, "armw " + loc(l) + " " + std::to_string(mem_[l]) + " " +
                         std::to_string(old));
     threads_[t].reads.push_back(e);
+  }
+  void custom(int t) {
+    std::string s = std::string("ev ") + "abc"[pick(3)];
+    int nargs = chance(5, 6) ? (chance(1, 4) ? 2 : 1) : 0;
+    for (int i = 0; i < nargs; ++i)
+      s += chance(1, 2) ? " o1" : " o2";
+    emit(t, s);
   }
   void preciseBranch(int t) {
     std::string s = "br <-";

@@ -39,6 +39,8 @@ struct TraceFeatures {
   /// process exit) — so that hangs, which need the other threads finished,
   /// occur. Off, the generator's output is unchanged.
   bool deadlockProne = false;
+  /// Custom events `ev a|b|c [o1|o2 [o1|o2]]` (property tests).
+  bool customs = false;
 };
 
 struct RandomTraceOptions {

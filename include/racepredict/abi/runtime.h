@@ -51,6 +51,29 @@ struct __racepredict_module {
   uint32_t *src_base;
 };
 
+/* A name written to the trace (NAMES block, custom name space) the first
+ * time the runtime records it; key is 0 until then. The pass emits these as
+ * writable internal globals. LLVM layout: { ptr, i64 }. */
+struct __racepredict_symbol {
+  const char *name;
+  uint64_t key;
+};
+
+/* How __racepredict_custom turns argument a_i into the recorded number:
+ * kind[i] & 3 is RP_ARG_VALUE (a_i itself), RP_ARG_SYMBOL (a_i points to a
+ * struct __racepredict_symbol: a literal of the spec) or RP_ARG_DEREF (a_i
+ * is an address: follow (kind[i] >> 2 & 3) more pointers, then read
+ * kind[i] >> 4 bytes, sign-extended; a null pointer reads as 0). */
+enum __racepredict_arg_kind { RP_ARG_VALUE, RP_ARG_SYMBOL, RP_ARG_DEREF };
+
+/* One entry of the instrumentation spec. LLVM layout:
+ * { { ptr, i64 }, i32, [4 x i8] }. */
+struct __racepredict_event_desc {
+  struct __racepredict_symbol name;
+  uint32_t nargs;
+  uint8_t kind[4];
+};
+
 /* Operations of __racepredict_atomic_rmwN (LLVM's AtomicRMWInst order). */
 enum __racepredict_rmw_op {
   RP_RMW_XCHG,

@@ -13,7 +13,9 @@
  * Block types:
  *   NAMES   { u8 namespace (trace::NameSpace), varint key, varint len, bytes }*
  *           Names raw object keys. Keys without a name are shown as
- *           "t<key>" (threads) or "0x<hex key>" (everything else).
+ *           "t<key>" (threads), as the signed decimal number (custom keys
+ *           in [-2^31, 2^32): custom event arguments are recorded values)
+ *           or "0x<hex key>" (everything else).
  *   SOURCES { varint id (>= 1), varint len, file, varint line, varint col,
  *             varint len, function, varint inlinedAt (v2) }*
  *           inlinedAt: the source id this location was inlined into, 0 = none.

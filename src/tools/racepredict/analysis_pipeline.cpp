@@ -1,6 +1,7 @@
 //===- tools/racepredict/analysis_pipeline.cpp - Load, index, predict -----===//
 #include "analysis_pipeline.h"
 
+#include "racepredict/property/parser.h"
 #include "racepredict/report/suppressions.h"
 
 #include <CLI/CLI.hpp>
@@ -8,6 +9,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <iostream>
 
 namespace racepredict::tool {
 
@@ -17,6 +19,10 @@ void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
   cmd->add_flag("--deadlocks", o.deadlocks,
                 "Predict deadlocks: lock cycles of any length, joins, "
                 "semaphores, barriers, condition waits");
+  cmd->add_option("--property", o.properties,
+                  "Predict violations of the custom properties in this file "
+                  "(docs/properties.md); may be repeated")
+      ->allow_extra_args(false);
   cmd->add_flag("--all-pairs", o.allPairs,
                 "Report every racing event pair, not one per pair of source "
                 "locations");
@@ -56,6 +62,13 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   }
   trace::ReadOptions ro;
   ro.allowTruncated = o.allowTruncated;
+  // Custom properties (docs/properties.md): parse errors are input errors.
+  for (const std::string &file : o.properties) {
+    auto ps = property::parsePropertyFile(file);
+    if (!ps)
+      return ps.error();
+    res.properties.insert(res.properties.end(), ps->begin(), ps->end());
+  }
   auto loadStart = std::chrono::steady_clock::now();
   auto t = trace::readTraceFile(o.trace, ro, &res.readInfo);
   res.loadSeconds = std::chrono::duration<double>(
@@ -89,6 +102,18 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     dopt.noFilters = o.noFilters;
     dopt.dumpSmt2Dir = o.dumpSmt2;
     res.deadlocks = solver::predictDeadlocks(*res.index, dopt);
+  }
+  if (!res.properties.empty() && !o.candidatesOnly) {
+    solver::PropertyOptions popt;
+    popt.allInstances = o.allPairs;
+    popt.timeoutMs = o.timeoutMs;
+    popt.rlimit = o.rlimit;
+    popt.noFilters = o.noFilters;
+    popt.dumpSmt2Dir = o.dumpSmt2;
+    res.violations =
+        solver::predictViolations(*res.index, res.properties, popt);
+    for (const std::string &w : res.violations.warnings)
+      std::cerr << "racepredict: warning: " << w << "\n";
   }
   res.suppressed = report::removeSuppressed(supp, *res.trace, *res.index,
                                             res.races, &res.deadlocks);

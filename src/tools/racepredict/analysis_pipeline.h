@@ -6,13 +6,16 @@
 #pragma once
 
 #include "racepredict/analysis/trace_index.h"
+#include "racepredict/property/property.h"
 #include "racepredict/solver/deadlock_predictor.h"
+#include "racepredict/solver/property_predictor.h"
 #include "racepredict/solver/race_predictor.h"
 #include "racepredict/support/error.h"
 #include "racepredict/trace/trace_file.h"
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -25,6 +28,7 @@ struct AnalysisOptions {
   std::string trace;
   bool races = false;
   bool deadlocks = false;
+  std::vector<std::string> properties; ///< --property files
   bool allPairs = false;
   unsigned timeoutMs = 0;
   uint64_t rlimit = 0;
@@ -37,8 +41,8 @@ struct AnalysisOptions {
   /// TSan-style suppressions file (race:, deadlock:, property:); empty = none.
   std::string suppressions;
 
-  /// Races unless only --deadlocks was asked for.
-  bool doRaces() const { return races || !deadlocks; }
+  /// Races unless only --deadlocks and/or --property were asked for.
+  bool doRaces() const { return races || (!deadlocks && properties.empty()); }
   bool doDeadlocks() const { return deadlocks && !candidatesOnly; }
 };
 
@@ -54,6 +58,9 @@ struct AnalysisResult {
   double loadSeconds = 0;
   solver::RaceResult races;
   solver::DeadlockResult deadlocks;
+  /// The parsed --property files and their predicted violations.
+  std::vector<property::Property> properties;
+  solver::PropertyResult violations;
   /// Findings dropped by the suppressions file.
   size_t suppressed = 0;
 };

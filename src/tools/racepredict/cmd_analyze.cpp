@@ -5,6 +5,7 @@
 #include "racepredict/analysis/hb_races.h"
 #include "racepredict/analysis/trace_index.h"
 #include "racepredict/report/report.h"
+#include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_file.h"
 
 #include <CLI/CLI.hpp>
@@ -36,6 +37,8 @@ int runAnalyze(const AnalyzeArgs &a) {
   const analysis::TraceIndex &idx = *res->index;
   const solver::RaceResult &r = res->races;
   const solver::DeadlockResult &d = res->deadlocks;
+  const std::vector<property::Property> &props = res->properties;
+  const solver::PropertyResult &pr = res->violations;
   bool doRaces = o.doRaces();
   double loadSeconds = res->loadSeconds;
   if (res->suppressed)
@@ -85,6 +88,26 @@ int runAnalyze(const AnalyzeArgs &a) {
                                 {"seconds", ds.seconds}};
       j["stats"]["unknown"] = r.stats.unknown + ds.unknown;
     }
+    if (!props.empty()) {
+      j["violations"] = report::violationsJson(*t, pr, props);
+      for (auto &u : report::unknownViolationsJson(pr, props))
+        j["unknown"].push_back(u);
+      const auto &ps = pr.stats;
+      j["stats"]["property"] = {{"properties", ps.properties},
+                                {"patterns", ps.patterns},
+                                {"tuples", ps.tuples},
+                                {"pruned_order", ps.prunedOrder},
+                                {"pruned_gap", ps.prunedGap},
+                                {"candidates", ps.candidates},
+                                {"observed", ps.observed},
+                                {"solver_calls", ps.solverCalls},
+                                {"sat", ps.sat},
+                                {"unsat", ps.unsat},
+                                {"unknown", ps.unknown},
+                                {"seconds", ps.seconds}};
+      j["stats"]["unknown"] =
+          j["stats"]["unknown"].get<size_t>() + pr.unknowns.size();
+    }
     if (a.hb) {
       nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
       for (const auto &p : hb)
@@ -95,9 +118,11 @@ int runAnalyze(const AnalyzeArgs &a) {
     }
     *out << j.dump(2) << "\n";
   } else if (a.format == "sarif") {
-    *out << report::sarifReport(*t, r, o.deadlocks ? &d : nullptr, idx, ctx)
-                .dump(2)
-         << "\n";
+    auto sarif =
+        report::sarifReport(*t, r, o.deadlocks ? &d : nullptr, idx, ctx);
+    if (!props.empty())
+      report::addViolationsToSarif(sarif, *t, pr, props);
+    *out << sarif.dump(2) << "\n";
   } else if (o.candidatesOnly) {
     const auto &s = r.stats;
     *out << "racepredict: " << s.events << " events, " << s.conflictingPairs
@@ -111,6 +136,8 @@ int runAnalyze(const AnalyzeArgs &a) {
       report::printRaceReport(*t, r, ctx, *out);
     if (o.deadlocks)
       report::printDeadlockReport(*t, d, idx, ctx, *out);
+    if (!props.empty())
+      report::printViolationReport(*t, pr, props, ctx, *out);
     if (a.hb)
       *out << "racepredict: --hb: a happens-before detector on the observed "
               "order finds "
@@ -126,12 +153,19 @@ int runAnalyze(const AnalyzeArgs &a) {
       std::cerr << "racepredict: " << w.error().message << "\n";
       return kExitInput;
     }
+    std::string err;
+    if (!report::writeViolationWitnessFiles(a.witnessDir, *t, pr, props,
+                                            o.trace, &err)) {
+      std::cerr << "racepredict: " << err << "\n";
+      return kExitInput;
+    }
   }
-  if (!r.races.empty() || !d.deadlocks.empty())
+  if (!r.races.empty() || !d.deadlocks.empty() || !pr.violations.empty())
     return kExitFound;
   // A time-out is never "no bug": the run is inconclusive.
-  return r.unknowns.empty() && d.unknowns.empty() ? kExitClean
-                                                  : kExitInconclusive;
+  return r.unknowns.empty() && d.unknowns.empty() && pr.unknowns.empty()
+             ? kExitClean
+             : kExitInconclusive;
 }
 
 } // namespace

@@ -1,15 +1,18 @@
 //===- tools/racepredict/cmd_check_witness.cpp - Re-validate witnesses ----===//
 //
 // `racepredict check-witness TRACE FILE.json` replays every witness of a
-// report — races and deadlocks — (or one witness file from --witness-dir)
+// report — races, deadlocks and property violations — (or one witness file
+// from --witness-dir)
 // against the trace semantics of docs/semantics.md, independently of the
 // solver that found it: for bug reports that carry a witness, and for the
 // test suite, which runs it on every report it produces.
 //
 #include "commands.h"
 
+#include "check_violation.h"
 #include "racepredict/analysis/deadlock.h"
 #include "racepredict/analysis/schedule_checker.h"
+#include "racepredict/property/parser.h"
 #include "racepredict/trace/trace_file.h"
 
 #include <CLI/CLI.hpp>
@@ -25,6 +28,7 @@ namespace {
 struct CheckWitnessArgs {
   std::string trace;
   std::string witness;
+  std::vector<std::string> properties; ///< for violations' patterns
 };
 
 /// Checks one race entry ({"first": {"event"}, "second": {"event"},
@@ -110,16 +114,30 @@ int runCheckWitness(const CheckWitnessArgs &args) {
     std::cerr << "racepredict: " << args.witness << ": not a JSON object\n";
     return kExitInput;
   }
-  // A report has "races" (and maybe "deadlocks"); a --witness-dir file is
-  // one race or one deadlock ("kind").
-  std::vector<nlohmann::json> races, deadlocks;
-  if (j.contains("races") || j.contains("deadlocks")) {
+  std::vector<property::Property> props;
+  for (const std::string &file : args.properties) {
+    auto ps = property::parsePropertyFile(file);
+    if (!ps) {
+      std::cerr << "racepredict: " << ps.error().message << "\n";
+      return kExitInput;
+    }
+    props.insert(props.end(), ps->begin(), ps->end());
+  }
+  // A report has "races" (and maybe "deadlocks", "violations"); a
+  // --witness-dir file is one race, deadlock or violation ("kind").
+  std::vector<nlohmann::json> races, deadlocks, violations;
+  if (j.contains("races") || j.contains("deadlocks") ||
+      j.contains("violations")) {
     if (j.contains("races"))
       races = j["races"].get<std::vector<nlohmann::json>>();
     if (j.contains("deadlocks"))
       deadlocks = j["deadlocks"].get<std::vector<nlohmann::json>>();
+    if (j.contains("violations"))
+      violations = j["violations"].get<std::vector<nlohmann::json>>();
   } else if (j.value("kind", "") == "deadlock") {
     deadlocks.push_back(j);
+  } else if (j.value("kind", "") == "violation") {
+    violations.push_back(j);
   } else {
     races.push_back(j);
   }
@@ -147,7 +165,23 @@ int runCheckWitness(const CheckWitnessArgs &args) {
                 << races[k]["second"]["event"] << ")";
     std::cout << ": invalid witness: " << err << "\n";
   }
-  size_t total = races.size() + deadlocks.size();
+  for (size_t i = 0; i < violations.size(); ++i) {
+    std::string err;
+    try {
+      err = checkViolation(idx, violations[i], props);
+    } catch (const nlohmann::json::exception &e) {
+      std::cerr << "racepredict: " << args.witness << ": violation " << i
+                << ": malformed entry: " << e.what() << "\n";
+      return kExitInput;
+    }
+    if (!err.empty()) {
+      ++bad;
+      std::cout << args.witness << ": violation " << i << " ("
+                << violations[i].value("property", "?")
+                << "): invalid witness: " << err << "\n";
+    }
+  }
+  size_t total = races.size() + deadlocks.size() + violations.size();
   std::cout << "racepredict: " << total - bad << " of " << total << " witness"
             << (total == 1 ? "" : "es") << " valid\n";
   return bad == 0 ? kExitClean : kExitFound;
@@ -166,6 +200,9 @@ void addCheckWitnessCommand(CLI::App &app, int &exitCode) {
   cmd->add_option("witness", args->witness,
                   "A JSON report of `analyze` or a --witness-dir file")
       ->required();
+  cmd->add_option("--property", args->properties,
+                  "Property file: also check each violation's pattern on its "
+                  "witness (may be repeated)");
   cmd->callback([args, &exitCode]() { exitCode = runCheckWitness(*args); });
 }
 

@@ -1,0 +1,166 @@
+//===- report/violation_report.cpp - Property violations: text and JSON ---===//
+#include "racepredict/report/violation_report.h"
+
+#include <filesystem>
+#include <fstream>
+#include <ostream>
+
+namespace racepredict::report {
+
+using json = nlohmann::ordered_json;
+
+namespace {
+
+json bindingJson(const solver::ViolationFinding &v) {
+  json b = json::object();
+  for (const auto &[var, val] : v.binding)
+    if (var != "$loc")
+      b[var] = val;
+    else
+      b["location"] = val;
+  return b;
+}
+
+std::string bindingText(const solver::ViolationFinding &v) {
+  std::string s;
+  for (const auto &[var, val] : v.binding)
+    s += (s.empty() ? "" : ", ") +
+         (var == "$loc" ? std::string("location") : var) + " = " + val;
+  return s;
+}
+
+} // namespace
+
+json violationsJson(const trace::Trace &t, const solver::PropertyResult &r,
+                    const Properties &props) {
+  json out = json::array();
+  for (const auto &v : r.violations) {
+    const property::Property &p = props[v.property];
+    const property::Pattern &pat = p.patterns[v.pattern];
+    json events = json::array();
+    for (size_t i = 0; i < v.events.size(); ++i) {
+      json e = eventJson(t, v.events[i]);
+      e["step"] = property::toString(pat.steps[i], pat);
+      events.push_back(e);
+    }
+    out.push_back({{"property", p.name},
+                   {"kind", property::kindName(p.kind)},
+                   {"pattern", property::toString(pat)},
+                   {"pattern_index", v.pattern},
+                   {"origin", pat.origin},
+                   {"binding", bindingJson(v)},
+                   {"events", events},
+                   {"observed", v.observed},
+                   {"witness", v.witness}});
+  }
+  return out;
+}
+
+json unknownViolationsJson(const solver::PropertyResult &r,
+                           const Properties &props) {
+  json out = json::array();
+  for (const auto &u : r.unknowns)
+    out.push_back({{"property", props[u.property].name},
+                   {"events", u.events},
+                   {"reason", u.reason}});
+  return out;
+}
+
+void printViolationReport(const trace::Trace &t,
+                          const solver::PropertyResult &r,
+                          const Properties &props, const ReportContext &ctx,
+                          std::ostream &out) {
+  for (const auto &v : r.violations) {
+    const property::Property &p = props[v.property];
+    const property::Pattern &pat = p.patterns[v.pattern];
+    out << "==================\n"
+        << "WARNING: racepredict: property violation ("
+        << (v.observed ? "observed" : "predicted") << "): " << p.name << "\n";
+    if (!p.description.empty())
+      out << "  " << p.description << "\n";
+    out << "  " << pat.origin << ": " << property::toString(pat) << "\n";
+    if (!v.binding.empty())
+      out << "  with " << bindingText(v) << "\n";
+    for (size_t i = 0; i < v.events.size(); ++i)
+      out << "  Step " << i + 1 << " " << property::toString(pat.steps[i], pat)
+          << ": event " << v.events[i] << ", " << describeEvent(t, v.events[i])
+          << "\n";
+    out << "  Witness schedule (" << v.witness.size()
+        << " events; it ends with the last step):\n";
+    size_t width = std::to_string(v.witness.size()).size();
+    for (size_t i = 0; i < v.witness.size(); ++i) {
+      trace::EventId e = v.witness[i];
+      std::string num = std::to_string(i + 1);
+      out << "    " << std::string(width - num.size(), ' ') << num << ". [" << e
+          << "] " << describeEvent(t, e);
+      for (size_t s = 0; s < v.events.size(); ++s)
+        if (v.events[s] == e)
+          out << "   <== step " << s + 1;
+      out << "\n";
+    }
+  }
+  if (!r.violations.empty())
+    out << "==================\n";
+  for (const auto &u : r.unknowns) {
+    out << "racepredict: could not decide property " << props[u.property].name;
+    if (!u.events.empty()) {
+      out << " on events (";
+      for (size_t i = 0; i < u.events.size(); ++i)
+        out << (i ? ", " : "") << u.events[i];
+      out << ")";
+    }
+    out << ": " << u.reason << "\n";
+  }
+  const auto &s = r.stats;
+  out << "SUMMARY: racepredict: " << r.violations.size()
+      << " property violation" << (r.violations.size() == 1 ? "" : "s")
+      << " found in " << (ctx.tracePath.empty() ? "trace" : ctx.tracePath)
+      << " (" << s.properties << " propert" << (s.properties == 1 ? "y" : "ies")
+      << ", " << s.candidates << " candidates, " << s.observed << " observed, "
+      << s.solverCalls << " solver calls, " << s.unknown << " unknown)\n";
+}
+
+json violationWitnessJson(const trace::Trace &t,
+                          const solver::PropertyResult &r, size_t index,
+                          const Properties &props,
+                          const std::string &tracePath) {
+  const auto &v = r.violations[index];
+  const property::Property &p = props[v.property];
+  const property::Pattern &pat = p.patterns[v.pattern];
+  json steps = json::array();
+  for (const auto &s : v.steps)
+    steps.push_back({{"event", s.event}, {"half", s.half}});
+  json events = json::array();
+  for (size_t i = 0; i < v.events.size(); ++i) {
+    json e = eventJson(t, v.events[i]);
+    e["step"] = property::toString(pat.steps[i], pat);
+    events.push_back(e);
+  }
+  return {{"tool", "racepredict"},      {"kind", "violation"},
+          {"trace", tracePath},         {"property", p.name},
+          {"property_file", p.file},    {"pattern", property::toString(pat)},
+          {"pattern_index", v.pattern}, {"binding", bindingJson(v)},
+          {"events", events},           {"observed", v.observed},
+          {"witness", v.witness},       {"steps", steps}};
+}
+
+bool writeViolationWitnessFiles(const std::string &dir, const trace::Trace &t,
+                                const solver::PropertyResult &r,
+                                const Properties &props,
+                                const std::string &tracePath,
+                                std::string *err) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  for (size_t i = 0; i < r.violations.size(); ++i) {
+    std::string name = dir + "/violation-" + std::to_string(i) + ".json";
+    std::ofstream f(name);
+    f << violationWitnessJson(t, r, i, props, tracePath).dump(2) << "\n";
+    if (!f) {
+      *err = "cannot write '" + name + "'";
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace racepredict::report
