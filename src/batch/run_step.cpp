@@ -24,6 +24,7 @@ constexpr const char *kExitNote = "racepredict run: note: the program exited "
                                   "with status ";
 constexpr const char *kKilled = "racepredict: the program was killed by "
                                 "signal ";
+constexpr const char *kNoTrace = "racepredict: the program wrote no trace (";
 constexpr const char *kError = "racepredict: ";
 /// "racepredict run: 13 events, 2 predicted findings; replaying each"
 constexpr const char *kReplaying = "; replaying ";
@@ -65,6 +66,12 @@ RunLog parseRunLog(const std::string &output) {
                                  ? rest.substr(0, rest.find(' '))
                                  : rest.substr(0, close + 1));
       out.programFailed = out.crashed = true;
+    }
+    if (startsWith(line, kNoTrace)) {
+      // "… wrote no trace (exit status 127); was it built …"
+      std::string rest = line.substr(std::string(kNoTrace).size());
+      out.ran = rest.substr(0, rest.find(')'));
+      out.programFailed = out.ran != "exit status 0";
     }
     if (startsWith(line, kError))
       out.error = line.substr(std::string(kError).size());

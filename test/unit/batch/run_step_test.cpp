@@ -45,6 +45,12 @@ TEST(RunStep, LogOfAnInputError) {
   EXPECT_FALSE(l.crashed);
   EXPECT_EQ(l.error, "the program wrote no trace (exit status 0); was it "
                      "built with racepredict-cc?");
+  EXPECT_EQ(l.ran, "exit status 0");
+  EXPECT_FALSE(l.programFailed);
+  l = parseRunLog("racepredict: the program wrote no trace (exit status "
+                  "127); was it built with racepredict-cc?\n");
+  EXPECT_EQ(l.ran, "exit status 127");
+  EXPECT_TRUE(l.programFailed);
 }
 
 TEST(RunStep, CommandLine) {
