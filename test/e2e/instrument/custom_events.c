@@ -24,6 +24,7 @@ int counter;
 // CHECK: call void @__racepredict_custom({{.*}}, i64 %{{.*}}, i64 4, i64 0, i64 0, i32 %{{.*}})
 // CHECK: call void @__racepredict_custom({{.*}}, i64 ptrtoint ({{.*}}@__racepredict_ev_sym{{.*}}), i64 %{{.*}}, i64 ptrtoint (i32* @counter to i64), i64 0, i32 %{{.*}})
 // CHECK: call void @__racepredict_custom({{.*}}, i64 0, i64 0, i64 0, i64 0, i32 %{{.*}})
+// CHECK-NEXT: call void @__racepredict_func_exit()
 // CHECK-NEXT: ret void
 // O0-LABEL: define{{.*}} void @increment
 // O0: call void @__racepredict_custom(
@@ -45,6 +46,7 @@ void increment(void) { counter++; }
 // CHECK: call void @__racepredict_custom({{.*}}, i64 [[RI]], i64 0, i64 0, i64 0, i32
 // CHECK: call void @__racepredict_custom({{.*}}, i64 0, i64 0, i64 0, i64 0, i32
 // CHECK: call void @__racepredict_custom({{.*}}, i64 [[FI]], i64 0, i64 0, i64 0, i32
+// CHECK: store i32 {{.*}} @__racepredict_callsite
 // CHECK-NEXT: call void @close_file(
 // O0-LABEL: define{{.*}} void @use_files
 // O0: call %struct.file* @open_file(
@@ -57,7 +59,7 @@ void use_files(void) {
   close_file(f);
 }
 
-// The source-line form: before the first instruction of line 67.
+// The source-line form: before the first instruction of line 69.
 // CHECK-LABEL: define{{.*}} i32 @line_event
 // CHECK: call void @__racepredict_custom({{.*}}, i64 0, i64 0, i64 0, i64 0, i32
 // CHECK: ret i32
