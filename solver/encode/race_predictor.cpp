@@ -5,6 +5,7 @@
 #include "racepredict/analysis/closure_witness.h"
 #include "racepredict/analysis/mhb.h"
 #include "racepredict/solver/order_solver.h"
+#include "racepredict/solver/pair_solver.h"
 #include "racepredict/solver/race_encoding.h"
 
 #include <algorithm>
@@ -33,6 +34,7 @@ struct Outcome {
   bool fast = false;   ///< settled by a closure witness, without the solver
   std::vector<Step> steps;
   std::string reason;
+  size_t checks = 0, expansions = 0, units = 0, vars = 0;
 };
 
 } // namespace
@@ -107,54 +109,105 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
     }
     result.stats.fastSeconds = since(fastStart);
 
-    // Stage 2: the maximal encoding decides everything else.
+    // Stage 2: the maximal encoding decides everything else, per candidate
+    // on its slice (docs/slicing.md) or on the one whole-trace formula.
     auto encodeStart = Clock::now();
-    FormulaPool pool;
-    MaximalEncoding enc(idx, pool);
-    std::vector<F> queries(cands.size());
-    for (size_t i = 0; i < cands.size(); ++i)
-      if (!outcomes[i].fast && (opts.allPairs || !groupDone[cands[i].group]))
-        queries[i] = enc.raceQuery(cands[i].first, cands[i].second, mhb);
-    // The pool is read-only from here on: workers share it.
-    SolverConfig cfg;
-    cfg.numOrderVars = enc.numOrderVars();
-    cfg.differenceLogicOnly = !pool.hasPb();
-    cfg.dumpSmt2Dir = opts.dumpSmt2Dir;
-    CheckLimits limits{opts.timeoutMs, opts.rlimit};
-    result.stats.encodeSeconds = since(encodeStart);
-    auto solveStart = Clock::now();
-
-    forEachShard([&](size_t s) {
-      std::unique_ptr<OrderSolver> solver;
-      for (size_t i : shards[s]) {
-        uint32_t g = cands[i].group;
-        if (outcomes[i].fast || (groupDone[g] && !opts.allPairs))
-          continue;
-        if (!solver) {
-          solver = makeZ3OrderSolver(cfg);
-          for (auto &[label, f] : enc.base())
-            solver->addBase(pool, f, label);
+    Clock::time_point deadline = Clock::time_point::max();
+    if (opts.budgetSeconds > 0)
+      deadline = start + std::chrono::duration_cast<Clock::duration>(
+                             std::chrono::duration<double>(opts.budgetSeconds));
+    auto pending = [&](size_t i) {
+      return !outcomes[i].fast && (opts.allPairs || !groupDone[cands[i].group]);
+    };
+    if (opts.wholeTrace) {
+      FormulaPool pool;
+      MaximalEncoding enc(idx, pool);
+      std::vector<F> queries(cands.size());
+      for (size_t i = 0; i < cands.size(); ++i)
+        if (pending(i))
+          queries[i] = enc.raceQuery(cands[i].first, cands[i].second, mhb);
+      // The pool is read-only from here on: workers share it.
+      SolverConfig cfg;
+      cfg.numOrderVars = enc.numOrderVars();
+      cfg.differenceLogicOnly = !pool.hasPb();
+      cfg.dumpSmt2Dir = opts.dumpSmt2Dir;
+      CheckLimits limits{opts.timeoutMs, opts.rlimit};
+      result.stats.encodeSeconds = since(encodeStart);
+      forEachShard([&](size_t s) {
+        std::unique_ptr<OrderSolver> solver;
+        for (size_t i : shards[s]) {
+          uint32_t g = cands[i].group;
+          if (!pending(i))
+            continue;
+          Outcome &o = outcomes[i];
+          o.skipped = false;
+          if (Clock::now() >= deadline) {
+            o.reason = "trace budget exhausted";
+            continue;
+          }
+          if (!solver) {
+            solver = makeZ3OrderSolver(cfg);
+            for (auto &[label, f] : enc.base())
+              solver->addBase(pool, f, label);
+          }
+          CheckResult r = solver->check(pool, queries[i], limits);
+          o.status = r.status;
+          o.reason = r.reason;
+          if (r.status != CheckResult::Sat)
+            continue;
+          o.steps = enc.witness(r.order, cands[i].first, cands[i].second);
+          if (auto err = analysis::checkRaceWitness(
+                  idx, {o.steps.begin(), o.steps.end() - 2}, cands[i].first,
+                  cands[i].second)) {
+            // Never trust a model blindly: an invalid witness is our bug.
+            o.status = CheckResult::Unknown;
+            o.reason = "internal error: witness failed validation: " + *err;
+            continue;
+          }
+          groupDone[g] = 1;
         }
-        Outcome &o = outcomes[i];
-        o.skipped = false;
-        CheckResult r = solver->check(pool, queries[i], limits);
-        o.status = r.status;
-        o.reason = r.reason;
-        if (r.status != CheckResult::Sat)
-          continue;
-        o.steps = enc.witness(r.order, cands[i].first, cands[i].second);
-        if (auto err = analysis::checkRaceWitness(
-                idx, {o.steps.begin(), o.steps.end() - 2}, cands[i].first,
-                cands[i].second)) {
-          // Never trust a model blindly: an invalid witness is our bug.
-          o.status = CheckResult::Unknown;
-          o.reason = "internal error: witness failed validation: " + *err;
-          continue;
+      });
+    } else {
+      analysis::SliceOptions so;
+      so.eager = !opts.lazySlices;
+      analysis::Slicer slicer(idx, mhb, so);
+      PairSolveOptions po;
+      po.timeoutMs = opts.timeoutMs;
+      po.rlimit = opts.rlimit;
+      po.eagerLocks = opts.eagerLockPairs;
+      po.deadline = deadline;
+      forEachShard([&](size_t s) {
+        // One backend context per shard, so that the queries it sees (and
+        // its models) do not depend on -j.
+        std::unique_ptr<QuerySolver> solver;
+        for (size_t i : shards[s]) {
+          uint32_t g = cands[i].group;
+          if (!pending(i))
+            continue;
+          Outcome &o = outcomes[i];
+          o.skipped = false;
+          if (Clock::now() >= deadline) {
+            o.reason = "trace budget exhausted";
+            continue;
+          }
+          if (!solver)
+            solver = makeZ3QuerySolver(opts.dumpSmt2Dir);
+          PairVerdict v =
+              solvePair(slicer, *solver, cands[i].first, cands[i].second, po);
+          o.status = v.status;
+          o.reason = v.reason;
+          o.checks = v.checks;
+          o.expansions = v.expansions;
+          o.units = v.sliceUnits;
+          o.vars = v.orderVars;
+          if (v.status == CheckResult::Sat) {
+            o.steps = std::move(v.steps);
+            groupDone[g] = 1;
+          }
         }
-        groupDone[g] = 1;
-      }
-    });
-    result.stats.solveSeconds = since(solveStart);
+      });
+    }
+    result.stats.solveSeconds = since(encodeStart) - result.stats.encodeSeconds;
 
     for (size_t i = 0; i < cands.size(); ++i) {
       const Outcome &o = outcomes[i];
@@ -164,6 +217,11 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
         ++result.stats.closureWitnesses;
       else
         ++result.stats.solverCalls;
+      result.stats.solverChecks += o.checks;
+      result.stats.sliceExpansions += o.expansions;
+      result.stats.maxSliceUnits =
+          std::max(result.stats.maxSliceUnits, o.units);
+      result.stats.maxOrderVars = std::max(result.stats.maxOrderVars, o.vars);
       if (o.status == CheckResult::Sat) {
         ++result.stats.sat;
         RaceFinding f{cands[i].first, cands[i].second, {}, o.steps};

@@ -8,6 +8,23 @@ namespace racepredict::analysis {
 using trace::Event;
 using trace::EventKind;
 
+// Value-forced edges (control flow, docs/semantics.md): a branch can only
+// run if the reads it depends on see their observed values. When exactly
+// one write in the whole trace stores the value a read r observed, and the
+// initial value differs, that write must precede r whenever the branch
+// runs: an edge writer → branch.
+EventId MustHappenBefore::forcedWriter(const TraceIndex &idx, EventId r) {
+  const trace::Trace &t = idx.trace();
+  int64_t v = idx.readValue(r);
+  auto init = idx.initialValue(t.events[r].obj);
+  if (init && *init == v)
+    return kNone;
+  EventSpan ws = idx.writesOfValue(t.events[r].obj, v);
+  if (ws.size() != 1 || ws[0] >= r)
+    return kNone; // none (never concrete), several, or not observed first
+  return ws[0];
+}
+
 MustHappenBefore::MustHappenBefore(const TraceIndex &idx)
     : idx_(idx), nt_(idx.numThreads()) {
   const trace::Trace &t = idx.trace();
@@ -43,22 +60,8 @@ MustHappenBefore::MustHappenBefore(const TraceIndex &idx)
         changed = true;
       }
   };
-  // Value-forced edges (control flow, docs/semantics.md): a branch can only
-  // run if the reads it depends on see their observed values. When exactly
-  // one write in the whole trace stores the value a read r observed, and
-  // the initial value differs, that write must precede r whenever the
-  // branch runs: an edge writer → branch. Writers precede r in the trace,
-  // so the one-pass clock computation still sees them in time.
-  auto forcedWriter = [&](EventId r) -> EventId {
-    int64_t v = idx.readValue(r);
-    auto init = idx.initialValue(t.events[r].obj);
-    if (init && *init == v)
-      return kNone;
-    EventSpan ws = idx.writesOfValue(t.events[r].obj, v);
-    if (ws.size() != 1 || ws[0] >= r)
-      return kNone; // none (never concrete), several, or not observed first
-    return ws[0];
-  };
+  // Value-forced edges: see forcedWriter. Writers precede the read in the
+  // trace, so the one-pass clock computation still sees them in time.
   std::vector<std::vector<EventId>> pendingReads(nt_);
   for (EventId e = 0; e < n; ++e) {
     const Event &ev = t.events[e];
@@ -88,7 +91,7 @@ MustHappenBefore::MustHappenBefore(const TraceIndex &idx)
       break;
     case EventKind::Branch: {
       auto joinWriter = [&](EventId r) {
-        EventId w = forcedWriter(r);
+        EventId w = forcedWriter(idx, r);
         if (w != kNone)
           join(c, ev.thread, w);
       };

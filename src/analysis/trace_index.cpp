@@ -231,7 +231,14 @@ TraceIndex::TraceIndex(const trace::Trace &t) : t_(t) {
     }
   }
 
-  // Writes by (value, thread, index) per location.
+  // Writes by (value, thread, index) and by (thread, index) per location.
+  writesByThread_ = writes_.items;
+  for (SymId l = 0; l < nLoc; ++l)
+    std::stable_sort(writesByThread_.begin() + writes_.off[l],
+                     writesByThread_.begin() + writes_.off[l + 1],
+                     [&](EventId x, EventId y) {
+                       return events[x].thread < events[y].thread;
+                     });
   writesByValue_ = writes_.items;
   for (SymId l = 0; l < nLoc; ++l)
     std::sort(writesByValue_.begin() + writes_.off[l],
@@ -345,6 +352,19 @@ EventSpan TraceIndex::writesOfValue(SymId loc, int64_t value) const {
       b, e, value, [&](EventId w, int64_t v) { return events[w].value < v; });
   auto hi = std::upper_bound(
       lo, e, value, [&](int64_t v, EventId w) { return v < events[w].value; });
+  return {lo, hi};
+}
+
+EventSpan TraceIndex::writesOf(SymId loc, ThreadId th) const {
+  if (loc + 1 >= writes_.off.size())
+    return {};
+  const EventId *b = writesByThread_.data() + writes_.off[loc];
+  const EventId *e = writesByThread_.data() + writes_.off[loc + 1];
+  const auto &events = t_.events;
+  auto lo = std::lower_bound(
+      b, e, th, [&](EventId w, ThreadId v) { return events[w].thread < v; });
+  auto hi = std::upper_bound(
+      lo, e, th, [&](ThreadId v, EventId w) { return v < events[w].thread; });
   return {lo, hi};
 }
 

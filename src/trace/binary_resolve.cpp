@@ -28,6 +28,7 @@ public:
         return r.error();
     }
     raw_.t.events = std::move(raw_.events);
+    std::vector<uint64_t>().swap(raw_.seqs);
     // The same consistency pass as the text reader: thread ids, rmw values.
     auto r = finishTrace(raw_.t, name_);
     if (!r)
@@ -114,7 +115,7 @@ Expected<bool> Resolver::orderBySeq() {
   // order[k] = the event with the k-th smallest seq. Recorded seqs are a
   // global counter with few gaps, so when they are dense a direct placement
   // (linear) does it; otherwise sort (seq, index) pairs.
-  std::vector<uint32_t> order;
+  std::vector<uint32_t> order; // order[k]: the event that goes to slot k
   order.reserve(n);
   auto dup = [&](uint32_t a, uint32_t b) {
     return Error{name_ + ": two events have seq " + std::to_string(seqs[b]) +
@@ -145,16 +146,28 @@ Expected<bool> Resolver::orderBySeq() {
       order.push_back(pairs[k].second);
     }
   }
-  std::vector<Event> sorted;
-  sorted.reserve(n);
-  std::vector<uint64_t> sortedSeqs;
-  sortedSeqs.reserve(n);
-  for (uint32_t i : order) {
-    sorted.push_back(raw_.events[i]);
-    sortedSeqs.push_back(seqs[i]);
+  // Apply the permutation in place, cycle by cycle: a second copy of the
+  // events would double the peak memory of loading a long trace.
+  std::vector<bool> placed(n, false);
+  for (size_t k = 0; k < n; ++k) {
+    if (placed[k] || order[k] == k)
+      continue;
+    Event e = raw_.events[k];
+    uint64_t s = seqs[k];
+    size_t dst = k;
+    while (true) {
+      placed[dst] = true;
+      size_t from = order[dst];
+      if (from == k) {
+        raw_.events[dst] = e;
+        seqs[dst] = s;
+        break;
+      }
+      raw_.events[dst] = raw_.events[from];
+      seqs[dst] = seqs[from];
+      dst = from;
+    }
   }
-  raw_.events = std::move(sorted);
-  seqs = std::move(sortedSeqs);
   return true;
 }
 

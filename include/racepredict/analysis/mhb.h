@@ -38,6 +38,10 @@ public:
   uint32_t entry(EventId e, ThreadId t) const;
   /// The first event of thread `t` that `x` must happen before, or kNone.
   EventId firstSuccessorIn(ThreadId t, EventId x) const;
+  /// The write a branch depending on read `r` forces before it (the only
+  /// write of the value r observed, when the initial value differs), or
+  /// kNone.
+  static EventId forcedWriter(const TraceIndex &idx, EventId r);
   /// Stored clocks (change points), for the memory statistics.
   size_t storedClocks() const { return changePos_.size(); }
 

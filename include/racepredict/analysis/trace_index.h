@@ -124,6 +124,8 @@ public:
   EventSpan accessesTo(SymId loc) const { return accesses_.of(loc); }
   /// The writes of `loc` that stored `value`, ordered by (thread, index).
   EventSpan writesOfValue(SymId loc, int64_t value) const;
+  /// The writes of `loc` by thread `t`, in program order.
+  EventSpan writesOf(SymId loc, ThreadId t) const;
   /// The value a read-like event observed (the read half of an rmw).
   int64_t readValue(EventId r) const;
 
@@ -145,8 +147,9 @@ private:
   /// the thread still open when it was acquired, or kNone. Walking this
   /// chain finds every open section in time proportional to the nesting.
   std::vector<uint32_t> prevOpen_;
-  /// Per location: its writes by (value, thread, index), offsets as writes_.
-  std::vector<uint32_t> writesByValue_;
+  /// Per location: its writes by (value, thread, index) and by (thread,
+  /// index), offsets as writes_.
+  std::vector<uint32_t> writesByValue_, writesByThread_;
   std::unordered_map<EventId, uint32_t> barrierGen_;
   std::vector<std::vector<EventId>> barrierGens_;
   /// (notify, wait) pairs sorted by notify, as two parallel arrays.

@@ -36,6 +36,18 @@ struct RaceOptions {
   /// Skip the closure fast path: every candidate goes to the solver (for
   /// testing the encoding alone).
   bool noFastPath = false;
+  /// Decide candidates with the one shared whole-trace formula of issue 3
+  /// instead of per-candidate slices (for comparison and tests).
+  bool wholeTrace = false;
+  /// Slices start from the must-happen-before past only; every helper
+  /// comes through an escape (tests: exercises the expansion loop).
+  bool lazySlices = false;
+  /// Lock-exclusion clauses of a slice up front up to this many section
+  /// pairs, lazily beyond (tests set 0 to exercise the lazy path).
+  size_t eagerLockPairs = 4096;
+  /// Solving budget for the whole trace in seconds (0 = none): candidates
+  /// not decided in time are unknown, never "no race".
+  double budgetSeconds = 0;
 };
 
 struct RaceFinding {
@@ -61,11 +73,15 @@ struct RaceStats {
   size_t closureWitnesses = 0; ///< races settled without the solver
   size_t solverCalls = 0;
   size_t sat = 0, unsat = 0, unknown = 0;
-  double filterSeconds = 0; ///< index, MHB clocks, candidates, filters
-  double fastSeconds = 0;   ///< closure witnesses (stage 1)
-  double encodeSeconds = 0; ///< building the base formula and queries
-  double solveSeconds = 0;  ///< wall time of the solver stage
-  double seconds = 0;       ///< everything
+  size_t solverChecks = 0;    ///< sliced: checks over all candidates
+  size_t sliceExpansions = 0; ///< sliced: escapes that grew a slice
+  size_t maxSliceUnits = 0;   ///< sliced: the largest slice (nodes)
+  size_t maxOrderVars = 0;    ///< sliced: the largest formula (named nodes)
+  double filterSeconds = 0;   ///< index, MHB clocks, candidates, filters
+  double fastSeconds = 0;     ///< closure witnesses (stage 1)
+  double encodeSeconds = 0;   ///< building the base formula and queries
+  double solveSeconds = 0;    ///< wall time of the solver stage
+  double seconds = 0;         ///< everything
 };
 
 struct RaceResult {
