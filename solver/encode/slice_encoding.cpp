@@ -281,7 +281,8 @@ void SliceEncoding::encodeSemaphores() {
       if (!outside.empty())
         enough =
             pool_.mkOr({pool_.boolVar(escapeFor(std::move(outside))), enough});
-      add(pool_.implies(in(t, eventUnit(p)), enough));
+      if (enough != pool_.top())
+        add(pool_.implies(in(t, eventUnit(p)), enough));
     }
   }
   // Distinct waits: breaking an order tie can then never change a count.

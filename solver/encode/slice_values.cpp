@@ -84,7 +84,10 @@ void SliceEncoding::encodeControlFlow() {
               parts.push_back(readK_.at(*d));
           need = pool_.mkAnd(parts);
         }
-        add(pool_.implies(in(th, eventUnit(p)), need));
+        // (Only a real constraint names the branch: an unnamed node costs
+        // the solver nothing.)
+        if (need != pool_.top())
+          add(pool_.implies(in(th, eventUnit(p)), need));
       }
     }
   }

@@ -46,27 +46,28 @@ void ClosureWitnessFinder::needLockFree(EventId e, trace::SymId lock,
                                         std::vector<EventId> &need) const {
   // Every other thread's latest conflicting section of `lock` that began
   // before `e` in the trace must have released it (program order gives the
-  // earlier sections of that thread).
-  const auto &secs = idx_.sectionsOf(lock);
+  // earlier sections of that thread): per thread, a binary search.
   const auto &all = idx_.sections();
-  auto it =
-      std::lower_bound(secs.begin(), secs.end(), e, [&](uint32_t s, EventId v) {
-        return all[s].acquire < v;
-      });
-  std::vector<trace::ThreadId> seen;
   trace::ThreadId self = idx_.trace().events[e].thread;
-  while (it != secs.begin() && seen.size() + 1 < idx_.numThreads()) {
-    const LockSection &s = all[*--it];
-    if (s.thread == self || (readMode && s.readMode) ||
-        std::find(seen.begin(), seen.end(), s.thread) != seen.end())
+  for (trace::ThreadId u = 0; u < idx_.numThreads(); ++u) {
+    if (u == self)
       continue;
-    seen.push_back(s.thread);
-    if (s.release == kNone)
-      continue; // never released: the checker will reject the schedule
-    // A wait releases in its first half: its thread must reach the wait.
-    EventId r = s.releasedByWait ? idx_.poPrev(s.release) : s.release;
-    if (r != kNone)
-      need.push_back(r);
+    Span<uint32_t> secs = idx_.sectionsOf(lock, u);
+    auto it = std::lower_bound(
+        secs.begin(), secs.end(), e,
+        [&](uint32_t s, EventId v) { return all[s].acquire < v; });
+    while (it != secs.begin()) {
+      const LockSection &s = all[*--it];
+      if (readMode && s.readMode)
+        continue;
+      if (s.release == kNone)
+        break; // never released: the checker will reject the schedule
+      // A wait releases in its first half: its thread must reach the wait.
+      EventId r = s.releasedByWait ? idx_.poPrev(s.release) : s.release;
+      if (r != kNone)
+        need.push_back(r);
+      break;
+    }
   }
 }
 

@@ -48,6 +48,14 @@ struct RaceOptions {
   /// Solving budget for the whole trace in seconds (0 = none): candidates
   /// not decided in time are unknown, never "no race".
   double budgetSeconds = 0;
+  /// RVPredict-style fixed windows of this many events (0 = none): only
+  /// pairs inside one window are candidates, and each is decided with the
+  /// events before its window run as observed (for comparison: windows
+  /// lose every race whose accesses fall in different windows).
+  uint32_t window = 0;
+  /// Nearest candidates kept per signature group before the group is
+  /// enumerated in full (tests set 1 to exercise the full enumeration).
+  size_t keepPerGroup = 16;
 };
 
 struct RaceFinding {
@@ -69,7 +77,10 @@ struct RaceStats {
   size_t conflictingPairs = 0; ///< all conflicting event pairs (COPs)
   size_t filteredMhb = 0;      ///< dropped: ordered by must-happen-before
   size_t filteredLockset = 0;  ///< dropped: a common lock is held
-  size_t candidates = 0;       ///< pairs that reached the solver stage
+  /// Pairs that reached the solver stage: by default the nearest pairs of
+  /// each signature group (analysis/candidate_groups.h), with --all-pairs
+  /// every filtered pair.
+  size_t candidates = 0;
   size_t closureWitnesses = 0; ///< races settled without the solver
   size_t solverCalls = 0;
   size_t sat = 0, unsat = 0, unknown = 0;
