@@ -93,6 +93,11 @@ PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
         continue;
       }
       sigma.resize(sigma.size() - 2);
+      if (slicer.options().windowBegin > 0) {
+        std::vector<analysis::Step> full = enc.frozenPrefix();
+        full.insert(full.end(), sigma.begin(), sigma.end());
+        sigma.swap(full);
+      }
       if (auto err = analysis::checkRaceWitness(slicer.index(), sigma, a, b)) {
         // Never trust a model blindly: an invalid witness is our bug.
         v.status = CheckResult::Unknown;

@@ -39,17 +39,28 @@ SliceEncoding::SliceEncoding(const Slicer &slicer, const PairSlice &slice,
   // traces); lazily otherwise (slice_refine.cpp).
   size_t pairs = 0;
   std::map<analysis::SymId, std::vector<uint32_t>> byLock;
-  for (ThreadId t = 0; t < idx_.numThreads(); ++t)
-    for (uint32_t si : idx_.sectionsOfThread(t)) {
+  for (ThreadId t = 0; t < idx_.numThreads(); ++t) {
+    // Sections open when the window starts, then those acquired in the
+    // slice: a section wholly before the window needs no clause.
+    uint32_t fe = s_.frozen[t] / 2;
+    for (uint32_t si : idx_.sectionsOpenAfter(t, fe)) {
       const LockSection &ls = idx_.sections()[si];
-      if (idx_.posInThread(ls.acquire) >= s_.eventsIn(t))
-        break;
-      bool frozenAll = eventStatus(ls.acquire) == Status::Frozen &&
-                       ls.release != kNone &&
-                       status(t, releaseUnit(ls)) == Status::Frozen;
-      if (!frozenAll)
+      if (!(ls.releasedByWait &&
+            halfUnit(idx_.posInThread(ls.release)) < s_.frozen[t]))
         byLock[ls.lock].push_back(si);
     }
+    analysis::Span<uint32_t> secs = idx_.sectionsOfThread(t);
+    auto it = std::lower_bound(
+        secs.begin(), secs.end(), fe, [&](uint32_t si, uint32_t n) {
+          return idx_.posInThread(idx_.sections()[si].acquire) < n;
+        });
+    for (; it != secs.end(); ++it) {
+      const LockSection &ls = idx_.sections()[*it];
+      if (idx_.posInThread(ls.acquire) >= s_.eventsIn(t))
+        break;
+      byLock[ls.lock].push_back(*it);
+    }
+  }
   for (auto &[lock, secs] : byLock)
     pairs += secs.size() * (secs.size() - 1) / 2;
   if (pairs <= eagerLocks)

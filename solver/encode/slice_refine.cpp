@@ -107,20 +107,22 @@ void SliceEncoding::relearn(const Learned &l) {
   }
 }
 
+std::vector<Step> SliceEncoding::frozenPrefix() const {
+  // Every event before the window in observed order, each first half
+  // placed where the prefix first needs it (the pair_slice.cpp rule for
+  // frozen halves is the same); empty if the observed order is not a
+  // schedule (the witness then fails validation: window mode assumes it).
+  std::vector<EventId> events(slicer_.options().windowBegin);
+  for (EventId e = 0; e < events.size(); ++e)
+    events[e] = e;
+  auto steps = analysis::expandWitness(idx_, events);
+  return steps ? *steps : std::vector<Step>{};
+}
+
 std::vector<Step>
 SliceEncoding::schedule(const std::vector<int64_t> &order) const {
   const auto &events = idx_.trace().events;
   std::vector<Step> steps;
-  // Window mode: the observed prefix first, with the first halves that
-  // ran before the window (their notify or generation is frozen).
-  EventId begin = slicer_.options().windowBegin;
-  for (EventId e = 0; e < begin; ++e) {
-    steps.push_back({e, false});
-    ThreadId t = events[e].thread;
-    uint32_t p = idx_.posInThread(e);
-    if (s_.frozen[t] == halfUnit(p + 1) + 1)
-      steps.push_back({idx_.threadEvents(t)[p + 1], true});
-  }
   int64_t c = order[cut_];
   std::vector<std::tuple<int64_t, ThreadId, uint32_t>> nodes;
   for (ThreadId t = 0; t < idx_.numThreads(); ++t) {
@@ -204,12 +206,7 @@ size_t SliceEncoding::refine(const std::vector<Step> &sigma,
     const EventId *lf = std::lower_bound(ws.begin(), ws.end(), begin);
     return lf == ws.begin() ? kNone : lf[-1];
   };
-  // The observed prefix: every event before the window and the frozen
-  // first halves (schedule() puts them there).
-  size_t firstFree = begin;
-  for (ThreadId t = 0; t < idx_.numThreads(); ++t)
-    firstFree += s_.frozen[t] % 2;
-  for (size_t i = firstFree; i + 2 < sigma.size(); ++i) {
+  for (size_t i = 0; i + 2 < sigma.size(); ++i) {
     const Step &st = sigma[i];
     const Event &ev = events[st.event];
     if (st.half) {

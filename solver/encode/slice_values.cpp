@@ -115,27 +115,43 @@ F SliceEncoding::concreteRead(EventId r) {
     add(pool_.implies(pool_.boolVar(o), cond));
     alts.push_back(pool_.boolVar(o));
   };
-  for (EventId w : idx_.writesOfValue(re.obj, v)) {
-    ThreadId tw = t.events[w].thread;
-    if (w == r || eventStatus(w) != Status::Free)
+  // Free writes of the value, per thread by binary search: the frozen
+  // ones are summed up by the value at the window's start below.
+  analysis::EventSpan ws = idx_.writesOfValue(re.obj, v);
+  for (ThreadId tw = 0; tw < idx_.numThreads() && !ws.empty(); ++tw) {
+    if (tw == tr) {
+      if (ownFree && t.events[own].value == v && own != r &&
+          chainAt_.count(own))
+        option(own, chainAt_.at(own));
       continue;
-    if (tw == tr ? w != own : slicer_.mhb().ordered(r, w))
-      continue;
-    auto vc = chainAt_.find(w);
-    if (vc == chainAt_.end())
-      continue; // cannot happen: the slice marks the reads before w
-    std::vector<F> conj{beforeEv(w, r), vc->second};
-    if (ownFree && w != own)
-      conj.push_back(beforeEv(own, w));
-    option(w, pool_.mkAnd(conj));
+    }
+    auto lo = std::lower_bound(
+        ws.begin(), ws.end(), std::make_pair(tw, s_.frozen[tw] / 2),
+        [&](EventId w, std::pair<ThreadId, uint32_t> k) {
+          return std::make_pair(t.events[w].thread, idx_.posInThread(w)) < k;
+        });
+    for (auto it = lo; it != ws.end() && t.events[*it].thread == tw; ++it) {
+      EventId w = *it;
+      if (eventStatus(w) != Status::Free)
+        break;
+      if (slicer_.mhb().ordered(r, w))
+        break; // so are the later writes of tw
+      auto vc = chainAt_.find(w);
+      if (vc == chainAt_.end())
+        continue; // cannot happen: the slice marks the reads before w
+      std::vector<F> conj{beforeEv(w, r), vc->second};
+      if (ownFree)
+        conj.push_back(beforeEv(own, w));
+      option(w, pool_.mkAnd(conj));
+    }
   }
   // The initial value, or in window mode the value at the window's start
   // (the last frozen write): no free write of the read's thread before it.
   std::optional<int64_t> start = idx_.initialValue(re.obj);
-  analysis::EventSpan ws = idx_.writesTo(re.obj);
+  analysis::EventSpan all = idx_.writesTo(re.obj);
   const EventId *lastFrozen =
-      std::lower_bound(ws.begin(), ws.end(), slicer_.options().windowBegin);
-  if (lastFrozen != ws.begin())
+      std::lower_bound(all.begin(), all.end(), slicer_.options().windowBegin);
+  if (lastFrozen != all.begin())
     start = t.events[lastFrozen[-1]].value;
   if (start && *start == v && !ownFree)
     option(kNone, pool_.top());

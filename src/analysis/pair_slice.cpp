@@ -370,7 +370,39 @@ bool Slicer::slice(EventId a, EventId b, PairSlice *out) const {
     }
     if (opts_.windowBegin > 0) {
       auto it = std::lower_bound(te.begin(), te.end(), opts_.windowBegin);
-      s.frozen[t] = 2 * static_cast<uint32_t>(it - te.begin());
+      uint32_t n = static_cast<uint32_t>(it - te.begin());
+      s.frozen[t] = 2 * n;
+      // The first half of the thread's first free event ran before the
+      // window if something before the window needed it: its notify, a
+      // departure of its barrier generation, or another thread taking the
+      // lock a wait releases (schedule_checker's expandWitness places it
+      // there in the observed prefix).
+      if (n < te.size()) {
+        const Event &ev = events[te[n]];
+        EventId from = n > 0                     ? te[n - 1]
+                       : idx_.forkOf(t) != kNone ? idx_.forkOf(t)
+                                                 : 0;
+        bool before = false;
+        if (ev.kind == EventKind::Wait) {
+          before = ev.extra != kNone && ev.extra < opts_.windowBegin;
+          for (ThreadId u = 0; u < nt && !before; ++u) {
+            if (u == t)
+              continue;
+            Span<uint32_t> secs = idx_.sectionsOf(ev.aux, u);
+            auto it = std::lower_bound(secs.begin(), secs.end(), from,
+                                       [&](uint32_t si, EventId v) {
+                                         return idx_.sections()[si].acquire < v;
+                                       });
+            before = it != secs.end() &&
+                     idx_.sections()[*it].acquire < opts_.windowBegin;
+          }
+        } else if (ev.kind == EventKind::Barrier) {
+          before =
+              idx_.barrierGenerations()[idx_.barrierGeneration(te[n])].front() <
+              opts_.windowBegin;
+        }
+        s.frozen[t] += before;
+      }
     }
     s.limitPos[t] = lim;
   }

@@ -60,10 +60,11 @@ public:
   uint32_t numOrderVars() const { return nextVar_; }
   bool differenceLogicOnly() const { return !pool_.hasPb(); }
 
-  /// The schedule of a model (order values of all variables, Boolean
-  /// values by query): the observed prefix before a window, then the slice
-  /// nodes before the cut by (value, thread, unit), then a and b.
+  /// The schedule of a model (order values of all variables): the slice
+  /// nodes before the cut by (value, thread, unit), then a and b. In window
+  /// mode the witness is frozenPrefix() followed by it.
   std::vector<Step> schedule(const std::vector<int64_t> &order) const;
+  std::vector<Step> frozenPrefix() const;
   /// Adds the lazy constraints that `sigma` (schedule() of this model)
   /// violates; returns how many. Zero means the model is a witness.
   size_t refine(const std::vector<Step> &sigma,

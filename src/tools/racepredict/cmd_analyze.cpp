@@ -38,6 +38,9 @@ struct AnalyzeArgs {
   bool noFastPath = false;
   bool allowTruncated = false;
   bool candidatesOnly = false;
+  uint32_t window = 0;
+  double budgetSeconds = 0;
+  bool wholeTrace = false;
 };
 
 void writeWitnessFiles(const trace::Trace &t, const solver::RaceResult &r,
@@ -86,6 +89,9 @@ int runAnalyze(const AnalyzeArgs &a) {
   opts.noFastPath = a.noFastPath;
   opts.dumpSmt2Dir = a.dumpSmt2;
   opts.candidatesOnly = a.candidatesOnly;
+  opts.window = a.window;
+  opts.budgetSeconds = a.budgetSeconds;
+  opts.wholeTrace = a.wholeTrace;
   if (!a.dumpSmt2.empty())
     std::filesystem::create_directories(a.dumpSmt2);
   // Races unless only --deadlocks was asked for.
@@ -226,6 +232,16 @@ void addAnalyzeCommand(CLI::App &app, int &exitCode) {
                 "Stop after the filters and print the candidate counts");
   cmd->add_flag("--allow-truncated", args->allowTruncated,
                 "Analyse a cut binary trace up to the cut");
+  cmd->add_option("--window", args->window,
+                  "RVPredict-style fixed windows of N events, for comparison: "
+                  "loses every race across two windows");
+  cmd->add_option("--budget-s", args->budgetSeconds,
+                  "Solving budget for the whole trace in seconds; candidates "
+                  "left are unknown, never \"no race\"")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--whole-trace", args->wholeTrace,
+                "Decide candidates on one whole-trace formula instead of "
+                "per-candidate slices (slow; for comparison)");
   cmd->callback([args, &exitCode]() { exitCode = runAnalyze(*args); });
 }
 
