@@ -1,6 +1,8 @@
 //===- analysis/candidate_groups.cpp - Candidates per source-location pair ===//
 #include "racepredict/analysis/candidate_groups.h"
 
+#include "latest_by_signature.h"
+
 #include <algorithm>
 #include <map>
 
@@ -82,50 +84,19 @@ private:
   std::unordered_map<uint64_t, bool> cache_;
 };
 
-/// The accesses of one thread with one lockset and kind at the current
-/// location: per signature its latest access, in trace order (a signature
-/// seen again moves to the end; its old entry turns stale). A conflicting
-/// access skips a whole bucket whose lockset it shares, and within a bucket
-/// finds the entries not ordered before it by one binary search: what
-/// must happen before it is a prefix of the bucket's thread.
 /// The unordered pair (by value: std::minmax would return references).
 std::pair<uint64_t, uint64_t> groupKey(uint64_t x, uint64_t y) {
   return x < y ? std::make_pair(x, y) : std::make_pair(y, x);
 }
 
+/// The accesses of one thread with one lockset and kind at the current
+/// location, latest per signature. A conflicting access skips a whole
+/// bucket whose lockset it shares.
 struct Bucket {
   ThreadId thread;
   uint32_t lockset;
   Kind kind;
-  struct Entry {
-    uint64_t sig;
-    EventId latest;
-    bool stale;
-  };
-  std::vector<Entry> entries;
-  std::unordered_map<uint64_t, uint32_t> where; ///< sig → entry
-  size_t live = 0;
-
-  void update(uint64_t sig, EventId e) {
-    auto [it, fresh] =
-        where.emplace(sig, static_cast<uint32_t>(entries.size()));
-    if (!fresh) {
-      entries[it->second].stale = true;
-      it->second = static_cast<uint32_t>(entries.size());
-    } else {
-      ++live;
-    }
-    entries.push_back({sig, e, false});
-    if (entries.size() > 2 * live + 16) {
-      std::vector<Entry> keep;
-      for (const Entry &x : entries)
-        if (!x.stale)
-          keep.push_back(x);
-      entries.swap(keep);
-      for (uint32_t i = 0; i < entries.size(); ++i)
-        where[entries[i].sig] = i;
-    }
-  }
+  LatestBySignature latest;
 };
 
 } // namespace
@@ -190,17 +161,14 @@ GroupedCandidates findCandidateGroups(const TraceIndex &idx,
         if (b.thread == t2 || !kindsConflict(b.kind, k2))
           continue;
         if (opts.filters && !locksets.compatible(b.lockset, ls2)) {
-          out.stats.filteredLockset += b.live;
+          out.stats.filteredLockset += b.latest.live();
           continue;
         }
         // Entries of b's thread that must happen before e2: a prefix.
         uint32_t cut = opts.filters ? mhb.entry(e2, b.thread) : 0;
-        auto first = std::partition_point(
-            b.entries.begin(), b.entries.end(), [&](const Bucket::Entry &x) {
-              return idx.posInThread(x.latest) < cut;
-            });
-        out.stats.filteredMhb += static_cast<size_t>(first - b.entries.begin());
-        for (auto it = first; it != b.entries.end(); ++it) {
+        const LatestBySignature::Entry *first = b.latest.from(idx, cut);
+        out.stats.filteredMhb += static_cast<size_t>(first - b.latest.begin());
+        for (auto it = first; it != b.latest.end(); ++it) {
           if (it->stale)
             continue;
           EventId e1 = it->latest;
@@ -216,10 +184,10 @@ GroupedCandidates findCandidateGroups(const TraceIndex &idx,
         }
       }
       if (!own) {
-        buckets.push_back({t2, ls2, k2, {}, {}, 0});
+        buckets.push_back({t2, ls2, k2, {}});
         own = &buckets.back();
       }
-      own->update(s2, e2);
+      own->latest.update(s2, e2);
     }
   }
   std::sort(kept.begin(), kept.end(),
