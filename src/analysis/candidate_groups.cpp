@@ -4,6 +4,7 @@
 #include "latest_by_signature.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 namespace racepredict::analysis {
@@ -43,22 +44,62 @@ bool kindsConflict(Kind x, Kind y) {
 }
 
 /// Locksets (lock, read mode) interned to small ids, with a cache of the
-/// compatibility of two ids.
+/// compatibility of two ids. The lockset of every event comes from one
+/// pass per thread that records where it changes (acquires, releases,
+/// waits), so an access's lockset is a binary search.
 class Locksets {
 public:
-  explicit Locksets(const TraceIndex &idx) : idx_(idx) {
+  explicit Locksets(const TraceIndex &idx)
+      : idx_(idx), changes_(idx.numThreads()) {
     ids_[{}] = 0;
     sets_.emplace_back();
+    const auto &events = idx.trace().events;
+    std::vector<std::pair<SymId, bool>> held, sorted;
+    for (ThreadId t = 0; t < idx.numThreads(); ++t) {
+      held.clear();
+      const auto &te = idx.threadEvents(t);
+      for (uint32_t p = 0; p < te.size(); ++p) {
+        const Event &e = events[te[p]];
+        auto release = [&](SymId lock) {
+          for (auto it = held.rbegin(); it != held.rend(); ++it)
+            if (it->first == lock) {
+              held.erase(std::next(it).base());
+              return;
+            }
+        };
+        switch (e.kind) {
+        case EventKind::Acquire:
+        case EventKind::RAcquire:
+          held.push_back({e.obj, e.kind == EventKind::RAcquire});
+          break;
+        case EventKind::Release:
+          release(e.obj);
+          break;
+        case EventKind::Wait: // releases its lock, then re-acquires it
+          release(e.aux);
+          held.push_back({e.aux, false});
+          break;
+        default:
+          continue;
+        }
+        sorted = held;
+        std::sort(sorted.begin(), sorted.end());
+        sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+        // Events after position p hold this set.
+        changes_[t].push_back({p + 1, intern(sorted)});
+      }
+    }
   }
-  uint32_t of(EventId e) {
-    std::vector<std::pair<SymId, bool>> ls;
-    for (uint32_t s : idx_.sectionsHolding(e))
-      ls.emplace_back(idx_.sections()[s].lock, idx_.sections()[s].readMode);
-    std::sort(ls.begin(), ls.end());
-    auto [it, fresh] = ids_.emplace(ls, static_cast<uint32_t>(sets_.size()));
-    if (fresh)
-      sets_.push_back(ls);
-    return it->second;
+  /// The lockset of access e (the sections holding it, docs/semantics.md).
+  uint32_t of(EventId e) const {
+    const auto &ch = changes_[idx_.trace().events[e].thread];
+    uint32_t p = idx_.posInThread(e);
+    auto it = std::upper_bound(
+        ch.begin(), ch.end(), p,
+        [](uint32_t v, const std::pair<uint32_t, uint32_t> &c) {
+          return v < c.first;
+        });
+    return it == ch.begin() ? 0 : it[-1].second;
   }
   /// No common lock held by both, unless both hold it in read mode.
   bool compatible(uint32_t x, uint32_t y) {
@@ -78,7 +119,16 @@ public:
   }
 
 private:
+  uint32_t intern(const std::vector<std::pair<SymId, bool>> &ls) {
+    auto [it, fresh] = ids_.emplace(ls, static_cast<uint32_t>(sets_.size()));
+    if (fresh)
+      sets_.push_back(ls);
+    return it->second;
+  }
+
   const TraceIndex &idx_;
+  /// Per thread: (first position, lockset id) where the lockset changes.
+  std::vector<std::vector<std::pair<uint32_t, uint32_t>>> changes_;
   std::map<std::vector<std::pair<SymId, bool>>, uint32_t> ids_;
   std::vector<std::vector<std::pair<SymId, bool>>> sets_;
   std::unordered_map<uint64_t, bool> cache_;
@@ -116,79 +166,84 @@ GroupedCandidates findCandidateGroups(const TraceIndex &idx,
                                       const CandidateOptions &opts) {
   const trace::Trace &t = idx.trace();
   const auto &events = t.events;
-  size_t nt = idx.numThreads();
   GroupedCandidates out;
   Locksets locksets(idx);
   std::vector<Candidate> kept;
-  // Phase-1 pairs per group key within the current location (a group's
-  // first pairs overall are among its first pairs per location).
-  std::map<std::pair<uint64_t, uint64_t>, size_t> perLoc;
-  std::map<std::pair<uint64_t, uint64_t>, bool> truncatedKeys;
-  std::vector<Bucket> buckets;
-  std::vector<uint64_t> count(4 * nt), total(4);
-  size_t nLoc = t.table(trace::NameSpace::Location).size();
-  for (SymId x = 0; x < nLoc; ++x) {
-    EventSpan acc = idx.accessesTo(x);
-    if (acc.size() < 2)
-      continue;
-    buckets.clear();
-    perLoc.clear();
-    std::fill(count.begin(), count.end(), 0);
-    std::fill(total.begin(), total.end(), 0);
-    uint32_t gen = 0;
-    for (EventId e2 : acc) {
-      uint32_t g2 = idx.allocGeneration(e2);
-      if (g2 != gen) { // memory reused: nothing before conflicts
-        gen = g2;
-        buckets.clear();
-        std::fill(count.begin(), count.end(), 0);
-        std::fill(total.begin(), total.end(), 0);
-      }
-      const Event &ev = events[e2];
-      Kind k2 = kindOf(ev.kind);
-      ThreadId t2 = ev.thread;
-      for (int k = 0; k < 4; ++k)
-        if (kindsConflict(static_cast<Kind>(k), k2))
-          out.stats.conflicting += total[k] - count[k * nt + t2];
-      ++total[k2];
-      ++count[k2 * nt + t2];
-      uint64_t s2 = signatureKey(t, e2);
-      uint32_t ls2 = locksets.of(e2);
-      Bucket *own = nullptr;
-      for (Bucket &b : buckets) {
-        if (b.thread == t2 && b.lockset == ls2 && b.kind == k2)
-          own = &b;
-        if (b.thread == t2 || !kindsConflict(b.kind, k2))
-          continue;
-        if (opts.filters && !locksets.compatible(b.lockset, ls2)) {
-          out.stats.filteredLockset += b.latest.live();
-          continue;
-        }
-        // Entries of b's thread that must happen before e2: a prefix.
-        uint32_t cut = opts.filters ? mhb.entry(e2, b.thread) : 0;
-        const LatestBySignature::Entry *first = b.latest.from(idx, cut);
-        out.stats.filteredMhb += static_cast<size_t>(first - b.latest.begin());
-        for (auto it = first; it != b.latest.end(); ++it) {
-          if (it->stale)
-            continue;
-          EventId e1 = it->latest;
-          if (opts.window && e1 / opts.window != e2 / opts.window)
-            continue;
-          auto key = groupKey(it->sig, s2);
-          size_t &n = perLoc[key];
-          if (++n > opts.keepPerGroup) {
-            truncatedKeys[key] = true;
-            continue;
-          }
-          kept.push_back({e1, e2, 0});
-        }
-      }
-      if (!own) {
-        buckets.push_back({t2, ls2, k2, {}});
-        own = &buckets.back();
-      }
-      own->latest.update(s2, e2);
+  struct KeyHash {
+    size_t operator()(const std::pair<uint64_t, uint64_t> &k) const {
+      return static_cast<size_t>(k.first * 0x9e3779b97f4a7c15ull ^ k.second);
     }
+  };
+  // Pairs produced so far per group: the first keepPerGroup are kept.
+  std::unordered_map<std::pair<uint64_t, uint64_t>, size_t, KeyHash> produced;
+  // One pass in trace order (the events are read sequentially; per
+  // location: the allocation generation, its buckets, conflict counters).
+  struct LocState {
+    uint32_t gen = 0;
+    std::vector<Bucket> buckets;
+    /// Accesses so far per (thread, kind), and per kind.
+    std::vector<std::pair<ThreadId, std::array<uint64_t, 4>>> perThread;
+    std::array<uint64_t, 4> total{};
+  };
+  std::vector<LocState> locs(t.table(trace::NameSpace::Location).size());
+  for (EventId e2 = 0; e2 < events.size(); ++e2) {
+    const Event &ev = events[e2];
+    if (!trace::isAccess(ev.kind))
+      continue;
+    LocState &L = locs[ev.obj];
+    uint32_t g2 = idx.allocGeneration(e2);
+    if (g2 != L.gen) { // memory reused: nothing before conflicts
+      L = LocState{};
+      L.gen = g2;
+    }
+    Kind k2 = kindOf(ev.kind);
+    ThreadId t2 = ev.thread;
+    std::array<uint64_t, 4> *mine = nullptr;
+    for (auto &[th, c] : L.perThread)
+      if (th == t2)
+        mine = &c;
+    if (!mine) {
+      L.perThread.push_back({t2, {}});
+      mine = &L.perThread.back().second;
+    }
+    for (int k = 0; k < 4; ++k)
+      if (kindsConflict(static_cast<Kind>(k), k2))
+        out.stats.conflicting += L.total[k] - (*mine)[k];
+    ++L.total[k2];
+    ++(*mine)[k2];
+    uint64_t s2 = signatureKey(t, e2);
+    uint32_t ls2 = locksets.of(e2);
+    Bucket *own = nullptr;
+    for (Bucket &b : L.buckets) {
+      if (b.thread == t2 && b.lockset == ls2 && b.kind == k2)
+        own = &b;
+      if (b.thread == t2 || !kindsConflict(b.kind, k2))
+        continue;
+      if (opts.filters && !locksets.compatible(b.lockset, ls2)) {
+        out.stats.filteredLockset += b.latest.live();
+        continue;
+      }
+      // Entries of b's thread that must happen before e2: a prefix.
+      uint32_t cut = opts.filters ? mhb.entry(e2, b.thread) : 0;
+      const LatestBySignature::Entry *first = b.latest.from(idx, cut);
+      out.stats.filteredMhb += static_cast<size_t>(first - b.latest.begin());
+      for (auto it = first; it != b.latest.end(); ++it) {
+        if (it->stale)
+          continue;
+        EventId e1 = it->latest;
+        if (opts.window && e1 / opts.window != e2 / opts.window)
+          continue;
+        auto key = groupKey(it->sig, s2);
+        if (++produced[key] > opts.keepPerGroup)
+          continue;
+        kept.push_back({e1, e2, 0});
+      }
+    }
+    if (!own) {
+      L.buckets.push_back({t2, ls2, k2, {}});
+      own = &L.buckets.back();
+    }
+    own->latest.update(s2, e2);
   }
   std::sort(kept.begin(), kept.end(),
             [](const Candidate &a, const Candidate &b) {
@@ -196,21 +251,14 @@ GroupedCandidates findCandidateGroups(const TraceIndex &idx,
                      std::make_pair(b.second, b.first);
             });
   std::map<std::pair<uint64_t, uint64_t>, uint32_t> groupOf;
-  std::vector<size_t> perGroup;
   for (Candidate &c : kept) {
     auto key = groupKey(signatureKey(t, c.first), signatureKey(t, c.second));
     auto [it, fresh] =
         groupOf.emplace(key, static_cast<uint32_t>(out.groups.size()));
-    if (fresh) {
+    if (fresh)
       out.groups.push_back(
-          {key.first, key.second, truncatedKeys.count(key) > 0});
-      perGroup.push_back(0);
-    }
+          {key.first, key.second, produced[key] > opts.keepPerGroup});
     c.group = it->second;
-    if (++perGroup[c.group] > opts.keepPerGroup) {
-      out.groups[c.group].truncated = true;
-      continue;
-    }
     out.pairs.push_back(c);
   }
   return out;

@@ -62,7 +62,32 @@ MustHappenBefore::MustHappenBefore(const TraceIndex &idx)
   };
   // Value-forced edges: see forcedWriter. Writers precede the read in the
   // trace, so the one-pass clock computation still sees them in time.
-  std::vector<std::vector<EventId>> pendingReads(nt_);
+  // forcedWriter(r), in O(1) during the pass: the observed writer of r
+  // (the last write of its location so far) if it is the only write of
+  // the value r read, and the initial value differs.
+  std::vector<EventId> lastWrite(t.table(trace::NameSpace::Location).size(),
+                                 kNone);
+  auto forced = [&](EventId r) -> EventId {
+    const Event &re = t.events[r];
+    EventId w = lastWrite[re.obj];
+    int64_t v = idx.readValue(r);
+    if (w == kNone || !idx.uniqueValue(w) || t.events[w].value != v)
+      return kNone; // initial value, several writers, or not the writer
+    auto init = idx.initialValue(re.obj);
+    return init && *init == v ? kNone : w;
+  };
+  // Forced writers of each thread's recent reads, for the reads precise
+  // branches name (almost always recent ones; others are looked up).
+  constexpr size_t kRecent = 64;
+  std::vector<std::vector<std::pair<EventId, EventId>>> recent(
+      nt_, std::vector<std::pair<EventId, EventId>>(kRecent, {kNone, kNone}));
+  auto writerOf = [&](EventId r) {
+    const auto &ring = recent[t.events[r].thread];
+    const auto &slot = ring[r % kRecent];
+    return slot.first == r ? slot.second : forcedWriter(idx, r);
+  };
+  // The last write before each pending read, remembered when it is read.
+  std::vector<std::vector<EventId>> pendingWriters(nt_);
   for (EventId e = 0; e < n; ++e) {
     const Event &ev = t.events[e];
     std::vector<uint32_t> &c = cur[ev.thread];
@@ -90,20 +115,19 @@ MustHappenBefore::MustHappenBefore(const TraceIndex &idx)
           join(c, ev.thread, wp);
       break;
     case EventKind::Branch: {
-      auto joinWriter = [&](EventId r) {
-        EventId w = forcedWriter(idx, r);
+      auto joinWriter = [&](EventId w) {
         if (w != kNone)
           join(c, ev.thread, w);
       };
       if (t.hasDeps(ev)) {
         auto [b, end] = t.deps(ev);
         for (; b != end; ++b)
-          joinWriter(*b);
+          joinWriter(writerOf(*b));
       } else {
         // Reads before the previous plain branch were handled there.
-        for (EventId r : pendingReads[ev.thread])
-          joinWriter(r);
-        pendingReads[ev.thread].clear();
+        for (EventId w : pendingWriters[ev.thread])
+          joinWriter(w);
+        pendingWriters[ev.thread].clear();
       }
       break;
     }
@@ -121,8 +145,13 @@ MustHappenBefore::MustHappenBefore(const TraceIndex &idx)
       pos[ev.thread].push_back(idx.posInThread(e));
       clk[ev.thread].insert(clk[ev.thread].end(), c.begin(), c.end());
     }
-    if (trace::readsValue(ev.kind))
-      pendingReads[ev.thread].push_back(e);
+    if (trace::readsValue(ev.kind)) {
+      EventId w = forced(e);
+      pendingWriters[ev.thread].push_back(w);
+      recent[ev.thread][e % kRecent] = {e, w};
+    }
+    if (trace::writesValue(ev.kind))
+      lastWrite[ev.obj] = e;
   }
   first_.assign(nt_ + 1, 0);
   for (size_t th = 0; th < nt_; ++th)

@@ -240,15 +240,21 @@ TraceIndex::TraceIndex(const trace::Trace &t) : t_(t) {
                        return events[x].thread < events[y].thread;
                      });
   writesByValue_ = writes_.items;
-  for (SymId l = 0; l < nLoc; ++l)
-    std::sort(writesByValue_.begin() + writes_.off[l],
-              writesByValue_.begin() + writes_.off[l + 1],
-              [&](EventId x, EventId y) {
-                const Event &a = events[x], &b = events[y];
-                if (a.value != b.value)
-                  return a.value < b.value;
-                return a.thread != b.thread ? a.thread < b.thread : x < y;
-              });
+  uniqueValue_.assign(n, false);
+  for (SymId l = 0; l < nLoc; ++l) {
+    auto b = writesByValue_.begin() + writes_.off[l];
+    auto e = writesByValue_.begin() + writes_.off[l + 1];
+    std::sort(b, e, [&](EventId x, EventId y) {
+      const Event &p = events[x], &q = events[y];
+      if (p.value != q.value)
+        return p.value < q.value;
+      return p.thread != q.thread ? p.thread < q.thread : x < y;
+    });
+    for (auto it = b; it != e; ++it)
+      uniqueValue_[*it] =
+          (it == b || events[it[-1]].value != events[*it].value) &&
+          (it + 1 == e || events[it[1]].value != events[*it].value);
+  }
 }
 
 EventId TraceIndex::poPrev(EventId e) const {
@@ -374,6 +380,8 @@ int64_t TraceIndex::readValue(EventId r) const {
 }
 
 uint32_t TraceIndex::allocGeneration(EventId e) const {
+  if (allocs_.items.empty())
+    return 0; // no alloc at all (and no load of the event)
   auto allocs = allocs_.of(t_.events[e].obj);
   return static_cast<uint32_t>(
       std::lower_bound(allocs.begin(), allocs.end(), e) - allocs.begin());

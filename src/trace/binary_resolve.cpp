@@ -29,6 +29,9 @@ public:
     }
     raw_.t.events = std::move(raw_.events);
     std::vector<uint64_t>().swap(raw_.seqs);
+    std::vector<uint64_t>().swap(raw_.depSeqs);
+    std::vector<size_t>().swap(raw_.depOff);
+    std::vector<uint64_t>().swap(raw_.notify);
     // The same consistency pass as the text reader: thread ids, rmw values.
     auto r = finishTrace(raw_.t, name_);
     if (!r)
@@ -116,7 +119,6 @@ Expected<bool> Resolver::orderBySeq() {
   // global counter with few gaps, so when they are dense a direct placement
   // (linear) does it; otherwise sort (seq, index) pairs.
   std::vector<uint32_t> order; // order[k]: the event that goes to slot k
-  order.reserve(n);
   auto dup = [&](uint32_t a, uint32_t b) {
     return Error{name_ + ": two events have seq " + std::to_string(seqs[b]) +
                  " (threads " + raw_.t.threadName(raw_.events[a].thread) +
@@ -125,17 +127,23 @@ Expected<bool> Resolver::orderBySeq() {
   auto [lo, hi] = std::minmax_element(seqs.begin(), seqs.end());
   uint64_t range = *hi - *lo + 1;
   if (range <= 4 * uint64_t{n}) {
-    std::vector<uint32_t> slot(range, kNone);
+    // Direct placement; the slots, compacted in place, are the order.
+    std::vector<uint32_t> &slot = order;
+    slot.assign(range, kNone);
     for (size_t i = 0; i < n; ++i) {
       uint32_t &s = slot[seqs[i] - *lo];
       if (s != kNone)
         return dup(s, static_cast<uint32_t>(i));
       s = static_cast<uint32_t>(i);
     }
+    size_t k = 0;
     for (uint32_t s : slot)
       if (s != kNone)
-        order.push_back(s);
+        slot[k++] = s;
+    slot.resize(k);
+    slot.shrink_to_fit();
   } else {
+    order.reserve(n);
     std::vector<std::pair<uint64_t, uint32_t>> pairs(n);
     for (size_t i = 0; i < n; ++i)
       pairs[i] = {seqs[i], static_cast<uint32_t>(i)};

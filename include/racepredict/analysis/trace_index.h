@@ -128,6 +128,8 @@ public:
   EventSpan writesOf(SymId loc, ThreadId t) const;
   /// The value a read-like event observed (the read half of an rmw).
   int64_t readValue(EventId r) const;
+  /// Whether write `w` is the only write of its location storing its value.
+  bool uniqueValue(EventId w) const { return uniqueValue_[w]; }
 
   /// Allocation generation of an access: how many `alloc` of its location
   /// precede it in the trace (accesses of different generations are to
@@ -150,6 +152,7 @@ private:
   /// Per location: its writes by (value, thread, index) and by (thread,
   /// index), offsets as writes_.
   std::vector<uint32_t> writesByValue_, writesByThread_;
+  std::vector<bool> uniqueValue_; ///< per event (writes only)
   std::unordered_map<EventId, uint32_t> barrierGen_;
   std::vector<std::vector<EventId>> barrierGens_;
   /// (notify, wait) pairs sorted by notify, as two parallel arrays.
