@@ -3,7 +3,8 @@
 // Per function: (1) collect the accesses to instrument (escaping memory
 // only), the control-flow decisions and the pthread/heap calls; (2) compute
 // the precise dependences of each decision (the instrumented loads that feed
-// it through SSA, without phis or calls); (3) rewrite. Loads that feed a
+// it through SSA, without calls, and through phis only when they carry no
+// read, like a loop counter); (3) rewrite. Loads that feed a
 // decision also call last_read_seq() right after their hook, so the branch
 // can name exactly the dynamic reads it depends on.
 //
@@ -133,7 +134,28 @@ void FunctionInstrumenter::collectDeps(Value *V,
   if (!Precise || isa<Constant>(V) || isa<AllocaInst>(V) ||
       !Seen.insert(V).second)
     return;
-  if (Depth > 24 || isa<Argument>(V) || isa<PHINode>(V) || isa<CallBase>(V) ||
+  if (auto *PN = dyn_cast<PHINode>(V)) {
+    // A phi merges values of other predecessors or earlier iterations: the
+    // reads behind them have no name (last_read_seq gives the latest
+    // instance), so any read under a phi makes the decision imprecise. A
+    // phi over constants and its own arithmetic (a loop counter) carries
+    // no read at all: it adds no dependence (issue 7: Carril Fig. 5.17's
+    // loops record no branch, so the loops do not freeze their reads).
+    if (Depth > 24) {
+      Precise = false;
+      return;
+    }
+    SmallSetVector<LoadInst *, 8> Under;
+    bool P = true;
+    SmallPtrSet<Value *, 16> PhiSeen;
+    PhiSeen.insert(PN);
+    for (Value *In : PN->incoming_values())
+      collectDeps(In, Under, P, PhiSeen, Depth + 1);
+    if (!P || !Under.empty())
+      Precise = false;
+    return;
+  }
+  if (Depth > 24 || isa<Argument>(V) || isa<CallBase>(V) ||
       !isa<Instruction>(V)) {
     // Values from callers, callees or earlier iterations carry reads the
     // pass cannot name: the plain rule (all earlier reads) is the sound

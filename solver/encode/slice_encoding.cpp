@@ -68,6 +68,40 @@ SliceEncoding::SliceEncoding(const Slicer &slicer, const PairSlice &slice,
       for (size_t x = 0; x < secs.size(); ++x)
         for (size_t y = x + 1; y < secs.size(); ++y)
           addLockClause(secs[x], secs[y]);
+  addInterveningUpFront(eagerLocks);
+}
+
+// "Nothing in between" for every option of every read that matters, when
+// that is at most `budget` constraints: each lazy round is a solver check,
+// and small slices are cheaper solved in one.
+void SliceEncoding::addInterveningUpFront(size_t budget) {
+  const auto &events = idx_.trace().events;
+  std::unordered_map<analysis::SymId, std::vector<EventId>> writes;
+  size_t total = 0;
+  for (auto &[r, opts] : options_) {
+    analysis::SymId x = events[r].obj;
+    auto it = writes.find(x);
+    if (it == writes.end()) {
+      std::vector<EventId> ws;
+      for (ThreadId u = 0; u < idx_.numThreads(); ++u) {
+        analysis::EventSpan mine = idx_.writesOf(x, u);
+        auto lo = std::lower_bound(
+            mine.begin(), mine.end(), s_.frozen[u] / 2,
+            [&](EventId w, uint32_t n) { return idx_.posInThread(w) < n; });
+        for (; lo != mine.end() && eventStatus(*lo) == Status::Free; ++lo)
+          ws.push_back(*lo);
+      }
+      it = writes.emplace(x, std::move(ws)).first;
+    }
+    total += opts.size() * it->second.size();
+    if (total > budget)
+      return;
+  }
+  for (auto &[r, opts] : options_)
+    for (const Option &o : opts)
+      for (EventId w2 : writes[events[r].obj])
+        if (w2 != r && w2 != o.writer)
+          addIntervening(r, o, w2);
 }
 
 std::vector<F> SliceEncoding::takeNew() {

@@ -48,7 +48,8 @@ public:
 
   /// Encodes the slice (which must not change while this object lives).
   /// `eagerLocks`: all lock-exclusion clauses of the slice up to this many
-  /// section pairs are added up front; beyond, they are added lazily.
+  /// section pairs, and all "nothing in between" constraints up to this
+  /// many, are added up front; beyond, they are added lazily.
   SliceEncoding(const Slicer &slicer, const PairSlice &slice, FormulaPool &pool,
                 size_t eagerLocks = 4096);
 
@@ -111,6 +112,7 @@ private:
   void addLockClause(uint32_t s1, uint32_t s2);
   struct Option;
   bool addIntervening(EventId r, const Option &o, EventId w2);
+  void addInterveningUpFront(size_t budget);
 
   const analysis::TraceIndex &idx_;
   const Slicer &slicer_;

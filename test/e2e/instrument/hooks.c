@@ -22,6 +22,32 @@ void branch_on_global(void) {
     external();
 }
 
+// A loop counter (a phi over constants and its own increments) carries no
+// read: the loop condition records no branch at all.
+// CHECK-LABEL: define{{.*}} void @counted_loop
+// CHECK-NOT: call void @__racepredict_branch
+// CHECK: ret void
+void counted_loop(void) {
+  for (int i = 0; i < 1000; i++) {
+    pthread_mutex_lock(&m);
+    g++;
+    pthread_mutex_unlock(&m);
+  }
+}
+
+// A phi that carries an earlier read: the plain rule.
+// CHECK-LABEL: define{{.*}} void @phi_carries_a_read
+// CHECK: call void @__racepredict_branch(
+// CHECK: ret void
+void phi_carries_a_read(void) {
+  int s = 0;
+  for (int i = 0; i < 10; i++) {
+    s += g;
+    if (s > 10)
+      external();
+  }
+}
+
 // A local whose address does not escape is not instrumented (checked at
 // -O0, where it still lives in memory); one passed away is, and comes to
 // life with a stack_alloc.
