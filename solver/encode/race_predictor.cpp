@@ -277,7 +277,9 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
         if (raced || budget)
           break;
       }
-      if (raced || budget)
+      // Two events without source locations: their one pair was tried.
+      const analysis::CandidateGroup &cg = groups[g];
+      if (raced || budget || !((cg.sigA | cg.sigB) >> 63))
         continue;
       std::call_once(sigsOnce, [&]() {
         sigs = std::make_unique<analysis::SignatureIndex>(idx);
