@@ -3,7 +3,8 @@
 // Per function: (1) collect the accesses to instrument (escaping memory
 // only), the control-flow decisions and the pthread/heap calls; (2) compute
 // the precise dependences of each decision (the instrumented loads that feed
-// it through SSA, without phis or calls); (3) rewrite. Loads that feed a
+// it through SSA, without calls, and through phis only when they carry no
+// read, like a loop counter); (3) rewrite. Loads that feed a
 // decision also call last_read_seq() right after their hook, so the branch
 // can name exactly the dynamic reads it depends on.
 //

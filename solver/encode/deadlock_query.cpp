@@ -102,7 +102,7 @@ void mustFacts(const TraceIndex &idx, MaximalEncoding &enc, FormulaPool &pool,
   EventId prev = idx.poPrev(m.event);
   for (ThreadId u = 0; u < idx.numThreads(); ++u) {
     const auto &te = idx.threadEvents(u);
-    uint32_t past = prev == kNone ? 0 : mhb.clock(prev)[u];
+    uint32_t past = prev == kNone ? 0 : mhb.entry(prev, u);
     if (past > 0)
       conj->push_back(pool.lt(enc.eventNode(te[past - 1]), enc.cut()));
     EventId next = mhb.firstSuccessorIn(u, m.event);

@@ -152,12 +152,11 @@ void MaximalEncoding::encodeSemaphores() {
 F MaximalEncoding::raceQuery(EventId a, EventId b,
                              const analysis::MustHappenBefore &mhb) {
   std::vector<F> conj{pool_.eq(a, cut_), pool_.eq(b, cut_)};
-  const uint32_t *ca = mhb.clock(a), *cb = mhb.clock(b);
   for (ThreadId t = 0; t < idx_.numThreads(); ++t) {
     const auto &te = idx_.threadEvents(t);
     // Must-past: a and b themselves (clock entries of their own threads)
     // are excluded; program order carries `in` to everything before.
-    uint32_t past = std::max(ca[t], cb[t]);
+    uint32_t past = std::max(mhb.entry(a, t), mhb.entry(b, t));
     for (EventId x : {a, b})
       if (idx_.trace().events[x].thread == t)
         past = std::min(past, idx_.posInThread(x));

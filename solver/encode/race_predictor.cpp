@@ -1,45 +1,184 @@
 //===- solver/encode/race_predictor.cpp - Candidates → queries → witnesses ===//
+//
+// Default (one race per signature group): the nearest candidates of each
+// group, then, only if none of them races, every candidate of the group
+// (analysis/candidate_groups.h), each decided by the closure fast path or
+// on its slice (pair_solver.h). --all-pairs and --whole-trace enumerate
+// every candidate up front, as issue 3 did.
+//
 #include "racepredict/solver/race_predictor.h"
 
+#include "racepredict/analysis/candidate_groups.h"
 #include "racepredict/analysis/candidates.h"
 #include "racepredict/analysis/closure_witness.h"
 #include "racepredict/analysis/mhb.h"
 #include "racepredict/solver/order_solver.h"
+#include "racepredict/solver/pair_solver.h"
 #include "racepredict/solver/race_encoding.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 namespace racepredict::solver {
 
 using analysis::Candidate;
+using Clock = std::chrono::steady_clock;
 
 namespace {
 
 /// Candidates are dealt to a fixed number of shards by signature group, and
-/// each shard is solved start to finish by one fresh solver. The sequence of
-/// queries a solver sees therefore does not depend on -j, and neither do
-/// its models: the output is identical for every number of workers.
+/// each shard is solved start to finish by one backend context. The
+/// sequence of queries a context sees therefore does not depend on -j, and
+/// neither do its models: the output is identical for every number of
+/// workers (unless a time limit cuts it).
 constexpr size_t kShards = 16;
 
+const char *const kBudget = "trace budget exhausted";
+
 struct Outcome {
+  EventId first, second;
   CheckResult::Status status = CheckResult::Unknown;
-  bool skipped = true; ///< not queried: its group already has a race
-  bool fast = false;   ///< settled by a closure witness, without the solver
+  bool fast = false; ///< settled by a closure witness, without the solver
   std::vector<Step> steps;
   std::string reason;
+  size_t checks = 0, expansions = 0, units = 0, vars = 0;
 };
+
+/// Everything a worker needs to decide one candidate.
+class Decider {
+public:
+  Decider(const analysis::TraceIndex &idx,
+          const analysis::MustHappenBefore &mhb, const RaceOptions &opts,
+          Clock::time_point deadline)
+      : idx_(idx), mhb_(mhb), opts_(opts), deadline_(deadline) {
+    if (!opts.noFastPath && !opts.window)
+      closure_ = std::make_unique<analysis::ClosureWitnessFinder>(idx);
+    po_.timeoutMs = opts.timeoutMs;
+    po_.rlimit = opts.rlimit;
+    po_.eagerLocks = opts.eagerLockPairs;
+    po_.deadline = deadline;
+  }
+
+  /// The whole-trace formula and its queries, built before the workers
+  /// start (the pool is then read-only and shared).
+  void prepareWholeTrace(const std::vector<Candidate> &cands,
+                         const std::vector<char> &wanted) {
+    pool_ = std::make_unique<FormulaPool>();
+    enc_ = std::make_unique<MaximalEncoding>(idx_, *pool_);
+    queries_.assign(cands.size(), 0);
+    for (size_t i = 0; i < cands.size(); ++i)
+      if (wanted[i])
+        queries_[i] = enc_->raceQuery(cands[i].first, cands[i].second, mhb_);
+    cfg_.numOrderVars = enc_->numOrderVars();
+    cfg_.differenceLogicOnly = !pool_->hasPb();
+    cfg_.dumpSmt2Dir = opts_.dumpSmt2Dir;
+  }
+
+  /// Per-shard state: one backend context, created on first use.
+  struct Shard {
+    std::unique_ptr<OrderSolver> whole;
+    std::unique_ptr<QuerySolver> sliced;
+  };
+
+  /// `i`: the candidate's index for the whole-trace queries.
+  Outcome decide(Shard &sh, EventId a, EventId b, size_t i) const {
+    Outcome o;
+    o.first = a;
+    o.second = b;
+    if (Clock::now() >= deadline_) {
+      o.reason = kBudget;
+      return o;
+    }
+    if (closure_)
+      if (auto w = closure_->find(a, b)) {
+        o.status = CheckResult::Sat;
+        o.fast = true;
+        o.steps = std::move(*w);
+        return o;
+      }
+    if (enc_) {
+      if (!sh.whole) {
+        sh.whole = makeZ3OrderSolver(cfg_);
+        for (auto &[label, f] : enc_->base())
+          sh.whole->addBase(*pool_, f, label);
+      }
+      CheckResult r = sh.whole->check(
+          *pool_, queries_[i], CheckLimits{opts_.timeoutMs, opts_.rlimit});
+      o.status = r.status;
+      o.reason = r.reason;
+      if (r.status == CheckResult::Sat) {
+        o.steps = enc_->witness(r.order, a, b);
+        if (auto err = analysis::checkRaceWitness(
+                idx_, {o.steps.begin(), o.steps.end() - 2}, a, b)) {
+          // Never trust a model blindly: an invalid witness is our bug.
+          o.status = CheckResult::Unknown;
+          o.reason = "internal error: witness failed validation: " + *err;
+        }
+      }
+      return o;
+    }
+    analysis::SliceOptions so;
+    so.eager = !opts_.lazySlices;
+    if (opts_.window) {
+      so.windowBegin = a / opts_.window * opts_.window;
+      so.windowEnd = so.windowBegin + opts_.window;
+    }
+    analysis::Slicer slicer(idx_, mhb_, so);
+    if (!sh.sliced)
+      sh.sliced = makeZ3QuerySolver(opts_.dumpSmt2Dir);
+    PairVerdict v = solvePair(slicer, *sh.sliced, a, b, po_);
+    o.status = v.status;
+    o.reason = v.reason;
+    o.checks = v.checks;
+    o.expansions = v.expansions;
+    o.units = v.sliceUnits;
+    o.vars = v.orderVars;
+    if (v.status == CheckResult::Sat)
+      o.steps = std::move(v.steps);
+    return o;
+  }
+
+private:
+  const analysis::TraceIndex &idx_;
+  const analysis::MustHappenBefore &mhb_;
+  const RaceOptions &opts_;
+  Clock::time_point deadline_;
+  std::unique_ptr<analysis::ClosureWitnessFinder> closure_;
+  PairSolveOptions po_;
+  std::unique_ptr<FormulaPool> pool_;
+  std::unique_ptr<MaximalEncoding> enc_;
+  std::vector<F> queries_;
+  SolverConfig cfg_;
+};
+
+/// Runs `body(shard)` for every shard on `jobs` threads. Each shard is
+/// handled start to finish by one thread, in order, so results never
+/// depend on -j.
+void forEachShard(unsigned jobs, const std::function<void(size_t)> &body) {
+  std::atomic<size_t> next{0};
+  auto work = [&]() {
+    for (size_t s; (s = next++) < kShards;)
+      body(s);
+  };
+  std::vector<std::thread> workers;
+  for (unsigned j = 1; j < jobs; ++j)
+    workers.emplace_back(work);
+  work();
+  for (auto &w : workers)
+    w.join();
+}
 
 } // namespace
 
 RaceResult predictRaces(const analysis::TraceIndex &idx,
                         const RaceOptions &opts) {
-  using Clock = std::chrono::steady_clock;
   auto start = Clock::now();
   auto since = [](Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
@@ -48,135 +187,146 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
   result.stats.events = idx.trace().events.size();
 
   analysis::MustHappenBefore mhb(idx);
-  analysis::CandidateStats cs;
-  std::vector<Candidate> cands =
-      analysis::findCandidates(idx, mhb, !opts.noFilters, &cs);
-  result.stats.conflictingPairs = cs.conflicting;
-  result.stats.filteredMhb = cs.filteredMhb;
-  result.stats.filteredLockset = cs.filteredLockset;
+  // Grouped (default): nearest candidates per signature group, the rest of
+  // a group only when needed. Otherwise every candidate up front.
+  bool grouped = !opts.allPairs && !opts.wholeTrace;
+  std::vector<Candidate> cands;
+  std::vector<analysis::CandidateGroup> groups;
+  analysis::CandidateOptions co;
+  co.filters = !opts.noFilters;
+  co.window = opts.window;
+  co.keepPerGroup = std::max<size_t>(1, opts.keepPerGroup);
+  if (grouped) {
+    analysis::GroupedCandidates gc =
+        analysis::findCandidateGroups(idx, mhb, co);
+    cands = std::move(gc.pairs);
+    groups = std::move(gc.groups);
+    result.stats.conflictingPairs = gc.stats.conflicting;
+    result.stats.filteredMhb = gc.stats.filteredMhb;
+    result.stats.filteredLockset = gc.stats.filteredLockset;
+  } else {
+    analysis::CandidateStats cs;
+    cands = analysis::findCandidates(idx, mhb, !opts.noFilters, &cs);
+    if (opts.window)
+      cands.erase(std::remove_if(cands.begin(), cands.end(),
+                                 [&](const Candidate &c) {
+                                   return c.first / opts.window !=
+                                          c.second / opts.window;
+                                 }),
+                  cands.end());
+    result.stats.conflictingPairs = cs.conflicting;
+    result.stats.filteredMhb = cs.filteredMhb;
+    result.stats.filteredLockset = cs.filteredLockset;
+  }
   result.stats.candidates = cands.size();
   result.stats.filterSeconds = since(start);
+  if (cands.empty() || opts.candidatesOnly) {
+    result.stats.seconds = since(start);
+    return result;
+  }
 
-  if (!cands.empty() && !opts.candidatesOnly) {
-    std::vector<std::vector<size_t>> shards(kShards);
-    for (size_t i = 0; i < cands.size(); ++i)
-      shards[cands[i].group % kShards].push_back(i);
-    unsigned jobs = std::max(1u, std::min<unsigned>(opts.jobs, kShards));
-    // Runs `body(shard)` for every shard on `jobs` threads. Each shard is
-    // handled start to finish by one thread, in candidate order, so results
-    // never depend on -j.
-    auto forEachShard = [&](const std::function<void(size_t)> &body) {
-      std::atomic<size_t> next{0};
-      auto work = [&]() {
-        for (size_t s; (s = next++) < kShards;)
-          body(s);
-      };
-      std::vector<std::thread> workers;
-      for (unsigned j = 1; j < jobs; ++j)
-        workers.emplace_back(work);
-      work();
-      for (auto &w : workers)
-        w.join();
-    };
+  uint32_t numGroups = grouped ? static_cast<uint32_t>(groups.size()) : 0;
+  for (const Candidate &c : cands)
+    numGroups = std::max(numGroups, c.group + 1);
+  std::vector<std::vector<size_t>> shards(kShards);
+  for (size_t i = 0; i < cands.size(); ++i)
+    shards[cands[i].group % kShards].push_back(i);
+  unsigned jobs = std::max(1u, std::min<unsigned>(opts.jobs, kShards));
 
-    std::vector<Outcome> outcomes(cands.size());
-    uint32_t numGroups = 0;
-    for (const Candidate &c : cands)
-      numGroups = std::max(numGroups, c.group + 1);
-    // Distinct shards own distinct groups, so workers never share an entry.
-    std::vector<char> groupDone(numGroups, 0);
-    // Stage 1: observed-order closure witnesses (no solver).
-    auto fastStart = Clock::now();
-    if (!opts.noFastPath) {
-      analysis::ClosureWitnessFinder closure(idx);
-      forEachShard([&](size_t s) {
-        for (size_t i : shards[s]) {
-          uint32_t g = cands[i].group;
-          if (groupDone[g] && !opts.allPairs)
-            continue;
-          if (auto w = closure.find(cands[i].first, cands[i].second)) {
-            Outcome &o = outcomes[i];
-            o.skipped = false;
-            o.fast = true;
-            o.status = CheckResult::Sat;
-            o.steps = std::move(*w);
-            groupDone[g] = 1;
-          }
-        }
-      });
-    }
-    result.stats.fastSeconds = since(fastStart);
+  Clock::time_point deadline = Clock::time_point::max();
+  if (opts.budgetSeconds > 0)
+    deadline = start + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(opts.budgetSeconds));
+  auto solveStart = Clock::now();
+  Decider decider(idx, mhb, opts, deadline);
+  if (opts.wholeTrace)
+    decider.prepareWholeTrace(cands, std::vector<char>(cands.size(), 1));
+  result.stats.encodeSeconds = since(solveStart);
 
-    // Stage 2: the maximal encoding decides everything else.
-    auto encodeStart = Clock::now();
-    FormulaPool pool;
-    MaximalEncoding enc(idx, pool);
-    std::vector<F> queries(cands.size());
-    for (size_t i = 0; i < cands.size(); ++i)
-      if (!outcomes[i].fast && (opts.allPairs || !groupDone[cands[i].group]))
-        queries[i] = enc.raceQuery(cands[i].first, cands[i].second, mhb);
-    // The pool is read-only from here on: workers share it.
-    SolverConfig cfg;
-    cfg.numOrderVars = enc.numOrderVars();
-    cfg.differenceLogicOnly = !pool.hasPb();
-    cfg.dumpSmt2Dir = opts.dumpSmt2Dir;
-    CheckLimits limits{opts.timeoutMs, opts.rlimit};
-    result.stats.encodeSeconds = since(encodeStart);
-    auto solveStart = Clock::now();
-
-    forEachShard([&](size_t s) {
-      std::unique_ptr<OrderSolver> solver;
+  // Phase 2 needs the accesses per signature: built once, on first need.
+  std::once_flag sigsOnce;
+  std::unique_ptr<analysis::SignatureIndex> sigs;
+  std::vector<std::vector<Outcome>> decided(kShards);
+  forEachShard(jobs, [&](size_t s) {
+    Decider::Shard sh;
+    std::vector<Outcome> &out = decided[s];
+    if (!grouped) {
+      // Distinct shards own distinct groups: no shared entry.
+      std::vector<char> done(numGroups, 0);
       for (size_t i : shards[s]) {
-        uint32_t g = cands[i].group;
-        if (outcomes[i].fast || (groupDone[g] && !opts.allPairs))
+        if (done[cands[i].group] && !opts.allPairs)
           continue;
-        if (!solver) {
-          solver = makeZ3OrderSolver(cfg);
-          for (auto &[label, f] : enc.base())
-            solver->addBase(pool, f, label);
-        }
-        Outcome &o = outcomes[i];
-        o.skipped = false;
-        CheckResult r = solver->check(pool, queries[i], limits);
-        o.status = r.status;
-        o.reason = r.reason;
-        if (r.status != CheckResult::Sat)
-          continue;
-        o.steps = enc.witness(r.order, cands[i].first, cands[i].second);
-        if (auto err = analysis::checkRaceWitness(
-                idx, {o.steps.begin(), o.steps.end() - 2}, cands[i].first,
-                cands[i].second)) {
-          // Never trust a model blindly: an invalid witness is our bug.
-          o.status = CheckResult::Unknown;
-          o.reason = "internal error: witness failed validation: " + *err;
-          continue;
-        }
-        groupDone[g] = 1;
+        out.push_back(decider.decide(sh, cands[i].first, cands[i].second, i));
+        done[cands[i].group] |= out.back().status == CheckResult::Sat;
       }
-    });
-    result.stats.solveSeconds = since(solveStart);
-
-    for (size_t i = 0; i < cands.size(); ++i) {
-      const Outcome &o = outcomes[i];
-      if (o.skipped)
+      return;
+    }
+    // The shard's groups in ascending order, each with its phase-1 pairs.
+    std::map<uint32_t, std::vector<size_t>> byGroup;
+    for (size_t i : shards[s])
+      byGroup[cands[i].group].push_back(i);
+    for (auto &[g, mine] : byGroup) {
+      std::set<std::pair<EventId, EventId>> tried;
+      bool raced = false, budget = false;
+      for (size_t i : mine) {
+        const Candidate &c = cands[i];
+        tried.insert({c.first, c.second});
+        out.push_back(decider.decide(sh, c.first, c.second, i));
+        raced = out.back().status == CheckResult::Sat;
+        budget = out.back().reason == kBudget;
+        if (raced || budget)
+          break;
+      }
+      // Two events without source locations: their one pair was tried.
+      const analysis::CandidateGroup &cg = groups[g];
+      if (raced || budget || !((cg.sigA | cg.sigB) >> 63))
         continue;
-      if (o.fast)
-        ++result.stats.closureWitnesses;
-      else
-        ++result.stats.solverCalls;
-      if (o.status == CheckResult::Sat) {
-        ++result.stats.sat;
-        RaceFinding f{cands[i].first, cands[i].second, {}, o.steps};
-        for (const Step &st : o.steps)
-          if (!st.half)
-            f.witness.push_back(st.event);
-        result.races.push_back(std::move(f));
-      } else if (o.status == CheckResult::Unsat) {
-        ++result.stats.unsat;
-      } else {
-        ++result.stats.unknown;
-        result.unknowns.push_back({cands[i].first, cands[i].second, o.reason});
+      std::call_once(sigsOnce, [&]() {
+        sigs = std::make_unique<analysis::SignatureIndex>(idx);
+      });
+      analysis::GroupPairs more(idx, mhb, *sigs, co, groups[g]);
+      EventId a, b;
+      while (more.next(&a, &b)) {
+        if (tried.count({a, b}))
+          continue;
+        out.push_back(decider.decide(sh, a, b, 0));
+        if (out.back().status == CheckResult::Sat ||
+            out.back().reason == kBudget)
+          break;
       }
+    }
+  });
+  result.stats.solveSeconds = since(solveStart) - result.stats.encodeSeconds;
+
+  std::vector<Outcome> all;
+  for (auto &d : decided)
+    for (auto &o : d)
+      all.push_back(std::move(o));
+  std::sort(all.begin(), all.end(), [](const Outcome &x, const Outcome &y) {
+    return std::make_pair(x.first, x.second) <
+           std::make_pair(y.first, y.second);
+  });
+  for (Outcome &o : all) {
+    if (o.fast)
+      ++result.stats.closureWitnesses;
+    else if (o.reason != kBudget)
+      ++result.stats.solverCalls;
+    result.stats.solverChecks += o.checks;
+    result.stats.sliceExpansions += o.expansions;
+    result.stats.maxSliceUnits = std::max(result.stats.maxSliceUnits, o.units);
+    result.stats.maxOrderVars = std::max(result.stats.maxOrderVars, o.vars);
+    if (o.status == CheckResult::Sat) {
+      ++result.stats.sat;
+      RaceFinding f{o.first, o.second, {}, std::move(o.steps)};
+      for (const Step &st : f.steps)
+        if (!st.half)
+          f.witness.push_back(st.event);
+      result.races.push_back(std::move(f));
+    } else if (o.status == CheckResult::Unsat) {
+      ++result.stats.unsat;
+    } else {
+      ++result.stats.unknown;
+      result.unknowns.push_back({o.first, o.second, o.reason});
     }
   }
   result.stats.seconds = since(start);

@@ -8,24 +8,8 @@ namespace racepredict::analysis {
 using trace::Event;
 using trace::EventKind;
 
-ClosureWitnessFinder::ClosureWitnessFinder(const TraceIndex &idx)
-    : idx_(idx), writer_(idx.trace().events.size(), kNone) {
+ClosureWitnessFinder::ClosureWitnessFinder(const TraceIndex &idx) : idx_(idx) {
   const auto &events = idx.trace().events;
-  std::unordered_map<trace::SymId, EventId> lastWrite;
-  for (EventId e = 0; e < events.size(); ++e) {
-    const Event &ev = events[e];
-    if (trace::readsValue(ev.kind)) {
-      auto it = lastWrite.find(ev.obj);
-      if (it != lastWrite.end())
-        writer_[e] = it->second;
-    }
-    if (trace::writesValue(ev.kind))
-      lastWrite[ev.obj] = e;
-    if (ev.kind == EventKind::SemPost || ev.kind == EventKind::SemInit)
-      semPosts_[ev.obj].push_back(e);
-    if (ev.kind == EventKind::Wait && ev.extra != kNone)
-      woken_[ev.extra].push_back(e);
-  }
   for (EventId e = 0; e < events.size(); ++e) {
     const Event &ev = events[e];
     if (ev.kind != EventKind::TryFail)
@@ -41,32 +25,41 @@ ClosureWitnessFinder::ClosureWitnessFinder(const TraceIndex &idx)
   }
 }
 
+EventId ClosureWitnessFinder::observedWriter(EventId r) const {
+  // The last write of the location before r in the trace (a binary search:
+  // no per-event array).
+  EventSpan ws = idx_.writesTo(idx_.trace().events[r].obj);
+  const EventId *it = std::lower_bound(ws.begin(), ws.end(), r);
+  return it == ws.begin() ? kNone : it[-1];
+}
+
 void ClosureWitnessFinder::needLockFree(EventId e, trace::SymId lock,
                                         bool readMode,
                                         std::vector<EventId> &need) const {
   // Every other thread's latest conflicting section of `lock` that began
   // before `e` in the trace must have released it (program order gives the
-  // earlier sections of that thread).
-  const auto &secs = idx_.sectionsOf(lock);
+  // earlier sections of that thread): per thread, a binary search.
   const auto &all = idx_.sections();
-  auto it =
-      std::lower_bound(secs.begin(), secs.end(), e, [&](uint32_t s, EventId v) {
-        return all[s].acquire < v;
-      });
-  std::vector<trace::ThreadId> seen;
   trace::ThreadId self = idx_.trace().events[e].thread;
-  while (it != secs.begin() && seen.size() + 1 < idx_.numThreads()) {
-    const LockSection &s = all[*--it];
-    if (s.thread == self || (readMode && s.readMode) ||
-        std::find(seen.begin(), seen.end(), s.thread) != seen.end())
+  for (trace::ThreadId u = 0; u < idx_.numThreads(); ++u) {
+    if (u == self)
       continue;
-    seen.push_back(s.thread);
-    if (s.release == kNone)
-      continue; // never released: the checker will reject the schedule
-    // A wait releases in its first half: its thread must reach the wait.
-    EventId r = s.releasedByWait ? idx_.poPrev(s.release) : s.release;
-    if (r != kNone)
-      need.push_back(r);
+    Span<uint32_t> secs = idx_.sectionsOf(lock, u);
+    auto it = std::lower_bound(
+        secs.begin(), secs.end(), e,
+        [&](uint32_t s, EventId v) { return all[s].acquire < v; });
+    while (it != secs.begin()) {
+      const LockSection &s = all[*--it];
+      if (readMode && s.readMode)
+        continue;
+      if (s.release == kNone)
+        break; // never released: the checker will reject the schedule
+      // A wait releases in its first half: its thread must reach the wait.
+      EventId r = s.releasedByWait ? idx_.poPrev(s.release) : s.release;
+      if (r != kNone)
+        need.push_back(r);
+      break;
+    }
   }
 }
 
@@ -95,8 +88,9 @@ bool ClosureWitnessFinder::close(Prefix &upto, EventId a, EventId b) const {
         return false;
       if (p == 0 && idx_.forkOf(t) != kNone)
         need.push_back(idx_.forkOf(t));
-      if (trace::readsValue(ev.kind) && writer_[e] != kNone)
-        need.push_back(writer_[e]);
+      if (trace::readsValue(ev.kind))
+        if (EventId w = observedWriter(e); w != kNone)
+          need.push_back(w);
       switch (ev.kind) {
       case EventKind::Join: {
         const auto &child = idx_.threadEvents(ev.obj);
@@ -115,10 +109,9 @@ bool ClosureWitnessFinder::close(Prefix &upto, EventId a, EventId b) const {
         break;
       case EventKind::Signal:
       case EventKind::Broadcast:
-        if (auto it = woken_.find(e); it != woken_.end())
-          for (EventId w : it->second)
-            if (EventId p = idx_.poPrev(w); p != kNone)
-              need.push_back(p);
+        for (EventId w : idx_.wokenBy(e))
+          if (EventId p = idx_.poPrev(w); p != kNone)
+            need.push_back(p);
         break;
       case EventKind::Barrier:
         for (EventId m : idx_.barrierGenerations()[idx_.barrierGeneration(e)])
@@ -126,12 +119,13 @@ bool ClosureWitnessFinder::close(Prefix &upto, EventId a, EventId b) const {
             need.push_back(p);
         break;
       case EventKind::SemWait:
-        if (auto it = semPosts_.find(ev.obj); it != semPosts_.end())
-          for (EventId q : it->second) {
-            if (q > e)
-              break;
+        for (EventId q : idx_.semEvents(ev.obj)) {
+          if (q > e)
+            break;
+          EventKind qk = events[q].kind;
+          if (qk == EventKind::SemPost || qk == EventKind::SemInit)
             need.push_back(q);
-          }
+        }
         break;
       case EventKind::TryFail:
         if (auto it = failHolder_.find(e); it != failHolder_.end())

@@ -55,7 +55,7 @@ DeadlockSearch::DeadlockSearch(const TraceIndex &i, const MustHappenBefore &m,
     Position &p = finished_[u];
     p.kind = Position::Finished;
     p.pos = len;
-    p.clock = te.empty() ? nullptr : mhb.clock(te.back());
+    p.clockOf = te.empty() ? kNone : te.back();
     p.holds = &finalHolds_[u];
     canFinish_[u] = canStayFinished(idx, u);
   }
@@ -142,9 +142,9 @@ Position DeadlockSearch::member(EventId e, bool unforked) {
   p.half = hasTwoHalves(ev.kind);
   EventId prev = idx.poPrev(e);
   if (prev != kNone)
-    p.clock = mhb.clock(prev);
+    p.clockOf = prev;
   else if (EventId f = idx.forkOf(ev.thread); f != kNone)
-    p.clock = mhb.clock(f); // created: the fork has run
+    p.clockOf = f; // created: the fork has run
   auto [it, fresh] =
       holdsAt_.emplace(std::make_pair(e, false), std::vector<uint32_t>());
   if (fresh)
@@ -171,7 +171,8 @@ bool DeadlockSearch::consistent(ThreadId a, const Position &pa, ThreadId b,
       pb.kind == Position::Member || pb.kind == Position::Finished};
   if (!decided[0] || !decided[1])
     return true;
-  if ((pa.clock && pa.clock[b] > pb.pos) || (pb.clock && pb.clock[a] > pa.pos))
+  if ((pa.clockOf != kNone && mhb.entry(pa.clockOf, b) > pb.pos) ||
+      (pb.clockOf != kNone && mhb.entry(pb.clockOf, a) > pa.pos))
     return false;
   for (uint32_t s : *pa.holds) {
     const LockSection &ls = idx.sections()[s];

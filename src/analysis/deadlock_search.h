@@ -20,9 +20,10 @@ struct Position {
   uint32_t pos = 0;      ///< events of the thread executed
   bool half = false;     ///< Member at a wait/barrier: first half done
   bool unforked = false; ///< Member: never created
-  /// Must-happen-before past of what the thread executed (clock of its
-  /// last executed event), or nullptr when it executed nothing.
-  const uint32_t *clock = nullptr;
+  /// The event whose must-happen-before past is what the thread executed
+  /// (its last executed event, or its fork when it executed nothing but
+  /// exists), or kNone.
+  EventId clockOf = kNone;
   const std::vector<uint32_t> *holds = nullptr; ///< sections held
 };
 

@@ -1,11 +1,13 @@
 //===- analysis/hb_races.cpp - Vector-clock happens-before races ----------===//
 #include "racepredict/analysis/hb_races.h"
 
-#include "racepredict/analysis/candidates.h"
+#include "racepredict/analysis/candidate_groups.h"
+
+#include "latest_by_signature.h"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace racepredict::analysis {
 
@@ -21,13 +23,12 @@ void join(Clock &into, const Clock &from) {
     into[i] = std::max(into[i], from[i]);
 }
 
-} // namespace
-
-std::vector<std::pair<EventId, EventId>> hbRaces(const TraceIndex &idx) {
+/// Calls onAccess(e, clock) for every access in trace order, with its HB
+/// clock (clock[t]: how many events of thread t happen before or are e).
+template <typename OnAccess>
+void scanClocks(const TraceIndex &idx, OnAccess onAccess) {
   const auto &events = idx.trace().events;
   size_t nt = idx.numThreads();
-  // Clocks of accesses only (what the race check needs).
-  std::unordered_map<EventId, Clock> accessClock;
   std::vector<Clock> thread(nt, Clock(nt, 0));
   std::unordered_map<SymId, Clock> lockClock, semClock, atomicClock;
   std::unordered_map<EventId, Clock> notifyClock;
@@ -44,16 +45,26 @@ std::vector<std::pair<EventId, EventId>> hbRaces(const TraceIndex &idx) {
     if (wv.kind != EventKind::Wait)
       continue;
     EventId p = idx.poPrev(w);
+    EventId from = p == kNone ? 0 : p + 1;
     EventId at = w;
-    for (EventId x = p == kNone ? 0 : p + 1; x < w; ++x) {
-      const Event &xv = events[x];
-      bool takesLock =
-          xv.thread != wv.thread &&
-          ((xv.kind == EventKind::Acquire || xv.kind == EventKind::RAcquire) &&
-           xv.obj == wv.aux);
-      if (takesLock || x == wv.extra) {
-        at = x;
-        break;
+    if (wv.extra != kNone && wv.extra >= from && wv.extra < at)
+      at = wv.extra;
+    for (ThreadId u = 0; u < nt; ++u) {
+      if (u == wv.thread)
+        continue;
+      Span<uint32_t> secs = idx.sectionsOf(wv.aux, u);
+      auto it = std::lower_bound(secs.begin(), secs.end(), from,
+                                 [&](uint32_t si, EventId v) {
+                                   return idx.sections()[si].acquire < v;
+                                 });
+      for (; it != secs.end(); ++it) {
+        EventId acq = idx.sections()[*it].acquire;
+        if (acq >= at)
+          break;
+        if (events[acq].kind != EventKind::Wait) {
+          at = acq;
+          break;
+        }
       }
     }
     halvesBefore[at].push_back(w);
@@ -131,16 +142,105 @@ std::vector<std::pair<EventId, EventId>> hbRaces(const TraceIndex &idx) {
       break;
     }
     if (trace::isAccess(ev.kind))
-      accessClock[e] = c;
+      onAccess(e, c);
     endClock[ev.thread] = c;
   }
+}
 
+/// Access kinds for the conflict rule: plain read, plain write, atomic
+/// read, atomic write (an rmw writes).
+uint8_t kindOf(EventKind k) {
+  return k == EventKind::Read         ? 0
+         : k == EventKind::Write      ? 1
+         : k == EventKind::AtomicRead ? 2
+                                      : 3;
+}
+bool kindsConflict(uint8_t x, uint8_t y) {
+  bool writes = x == 1 || x == 3 || y == 1 || y == 3;
+  return writes && !(x >= 2 && y >= 2);
+}
+
+/// The earlier accesses of one location (current allocation generation),
+/// per (thread, kind): all of them, and the latest per signature.
+struct Slot {
+  ThreadId thread;
+  uint8_t kind;
+  std::vector<EventId> all;
+  LatestBySignature latest;
+};
+struct LocState {
+  uint32_t gen = 0;
+  std::vector<Slot> slots;
+};
+
+/// Visits, for every access e2, each earlier slot it conflicts with and the
+/// first index in slot.all of an access not HB-before e2.
+template <typename OnRacing>
+void scanRaces(const TraceIndex &idx, OnRacing onRacing) {
+  const auto &events = idx.trace().events;
+  std::vector<LocState> locs(
+      idx.trace().table(trace::NameSpace::Location).size());
+  scanClocks(idx, [&](EventId e2, const Clock &c) {
+    const Event &ev = events[e2];
+    LocState &L = locs[ev.obj];
+    uint32_t gen = idx.allocGeneration(e2);
+    if (gen != L.gen) { // memory reused: nothing before conflicts
+      L.gen = gen;
+      L.slots.clear();
+    }
+    uint8_t k2 = kindOf(ev.kind);
+    Slot *own = nullptr;
+    for (Slot &s : L.slots) {
+      if (s.thread == ev.thread && s.kind == k2)
+        own = &s;
+      if (s.thread == ev.thread || !kindsConflict(s.kind, k2))
+        continue;
+      // e1 ->hb e2 iff e2's clock covers e1: a prefix of the slot.
+      uint32_t cut = c[s.thread];
+      auto first =
+          std::partition_point(s.all.begin(), s.all.end(), [&](EventId e1) {
+            return idx.posInThread(e1) < cut;
+          });
+      onRacing(e2, s, static_cast<size_t>(first - s.all.begin()), cut);
+    }
+    if (!own) {
+      L.slots.push_back({ev.thread, k2, {}, {}});
+      own = &L.slots.back();
+    }
+    own->all.push_back(e2);
+    own->latest.update(signatureKey(idx.trace(), e2), e2);
+  });
+}
+
+} // namespace
+
+HbSummary hbSummary(const TraceIndex &idx) {
+  HbSummary out;
+  const trace::Trace &t = idx.trace();
+  std::set<std::pair<uint64_t, uint64_t>> seen;
+  scanRaces(idx, [&](EventId e2, const Slot &s, size_t first, uint32_t cut) {
+    out.pairs += s.all.size() - first;
+    if (first == s.all.size())
+      return;
+    uint64_t s2 = signatureKey(t, e2);
+    for (const auto *x = s.latest.from(idx, cut); x != s.latest.end(); ++x) {
+      if (x->stale)
+        continue;
+      auto key =
+          x->sig < s2 ? std::make_pair(x->sig, s2) : std::make_pair(s2, x->sig);
+      if (seen.insert(key).second)
+        out.groups.emplace_back(x->latest, e2);
+    }
+  });
+  std::sort(out.groups.begin(), out.groups.end());
+  return out;
+}
+
+std::vector<std::pair<EventId, EventId>> hbRaces(const TraceIndex &idx) {
   std::vector<std::pair<EventId, EventId>> out;
-  forEachConflictingPair(idx, [&](EventId a, EventId b) {
-    // a precedes b in the trace; a ->hb b iff b's clock covers a.
-    ThreadId ta = events[a].thread;
-    if (accessClock[b][ta] < accessClock[a][ta])
-      out.emplace_back(a, b);
+  scanRaces(idx, [&](EventId e2, const Slot &s, size_t first, uint32_t) {
+    for (size_t i = first; i < s.all.size(); ++i)
+      out.emplace_back(s.all[i], e2);
   });
   std::sort(out.begin(), out.end());
   return out;

@@ -17,20 +17,25 @@ using trace::EventKind;
 
 ModelState::ModelState(const TraceIndex &idx)
     : idx_(&idx), t_(&idx.trace()), pos_(idx.numThreads(), 0),
-      half_(idx.numThreads(), 0), executed_(t_->events.size(), 0),
-      halfDone_(t_->events.size(), 0), concrete_(t_->events.size(), 0),
-      allConcrete_(idx.numThreads(), 1), tryfailsRefail_(idx.numThreads(), 1),
-      arrivals_(idx.barrierGenerations().size(), 0) {
-  for (EventId e = 0; e < t_->events.size(); ++e) {
-    const Event &ev = t_->events[e];
-    if (ev.kind == EventKind::Wait && ev.extra != kNone)
-      wokenBy_[ev.extra].push_back(e);
-    else if (ev.kind == EventKind::SemWait || ev.kind == EventKind::SemPost ||
-             ev.kind == EventKind::SemInit)
-      semCount_.emplace(ev.obj, idx.semInitialCount(ev.obj));
-    else if (trace::isAccess(ev.kind) && !memory_.count(ev.obj))
-      memory_.emplace(ev.obj, idx.initialValue(ev.obj));
-  }
+      half_(idx.numThreads(), 0), allConcrete_(idx.numThreads(), 1),
+      tryfailsRefail_(idx.numThreads(), 1) {}
+
+bool ModelState::executed(EventId e) const {
+  return pos_[t_->events[e].thread] > idx_->posInThread(e);
+}
+
+bool ModelState::halfDone(EventId e) const {
+  ThreadId t = t_->events[e].thread;
+  return executed(e) || (next(t) == e && half_[t]);
+}
+
+bool ModelState::concrete(EventId e) const {
+  return executed(e) && !notConcrete_.count(e);
+}
+
+int64_t ModelState::semCount(SymId s) const {
+  auto it = semCount_.find(s);
+  return it != semCount_.end() ? it->second : idx_->semInitialCount(s);
 }
 
 EventId ModelState::next(ThreadId t) const {
@@ -81,7 +86,7 @@ std::optional<std::string> ModelState::branchBlocked(EventId e) const {
     return "an earlier failed trylock of its thread would now succeed";
   auto [b, end] = t_->deps(ev);
   for (; b != end; ++b)
-    if (!concrete_[*b])
+    if (!concrete(*b))
       return "its dependence, event " + std::to_string(*b) +
              ", saw another value";
   return std::nullopt;
@@ -94,8 +99,8 @@ std::optional<std::string> ModelState::blocked(const Step &s) const {
   ThreadId t = ev.thread;
   const std::string &tn = t_->threadName(t);
   if (next(t) != s.event)
-    return executed_[s.event] ? "already executed"
-                              : "not the next event of " + tn;
+    return executed(s.event) ? "already executed"
+                             : "not the next event of " + tn;
   bool twoHalves = ev.kind == EventKind::Wait || ev.kind == EventKind::Barrier;
   if (s.half && !twoHalves)
     return "has no first half";
@@ -103,7 +108,7 @@ std::optional<std::string> ModelState::blocked(const Step &s) const {
     return "first half already executed";
   if (twoHalves && !s.half && !half_[t])
     return "its first half has not been executed";
-  if (pos_[t] == 0 && idx_->forkOf(t) != kNone && !executed_[idx_->forkOf(t)])
+  if (pos_[t] == 0 && idx_->forkOf(t) != kNone && !executed(idx_->forkOf(t)))
     return tn + " has not been forked yet";
 
   switch (ev.kind) {
@@ -121,7 +126,7 @@ std::optional<std::string> ModelState::blocked(const Step &s) const {
   case EventKind::Wait:
     if (s.half)
       return std::nullopt; // the release half is always enabled
-    if (ev.extra != kNone && !executed_[ev.extra])
+    if (ev.extra != kNone && !executed(ev.extra))
       return "its notify, event " + std::to_string(ev.extra) +
              ", has not happened";
     if (heldByOther(ev.aux, t, false))
@@ -129,25 +134,24 @@ std::optional<std::string> ModelState::blocked(const Step &s) const {
              " is held by another thread";
     return std::nullopt;
   case EventKind::Signal:
-  case EventKind::Broadcast: {
-    auto it = wokenBy_.find(s.event);
-    if (it != wokenBy_.end())
-      for (EventId w : it->second)
-        if (!halfDone_[w])
-          return "the wait it woke, event " + std::to_string(w) +
-                 ", is not waiting yet";
+  case EventKind::Broadcast:
+    for (EventId w : idx_->wokenBy(s.event))
+      if (!halfDone(w))
+        return "the wait it woke, event " + std::to_string(w) +
+               ", is not waiting yet";
     return std::nullopt;
-  }
   case EventKind::Barrier: {
     if (s.half)
       return std::nullopt;
     uint32_t g = idx_->barrierGeneration(s.event);
-    if (arrivals_[g] < idx_->barrierGenerations()[g].size())
+    auto it = arrivals_.find(g);
+    if ((it == arrivals_.end() ? 0 : it->second) <
+        idx_->barrierGenerations()[g].size())
       return "not every thread of its generation has arrived";
     return std::nullopt;
   }
   case EventKind::SemWait:
-    if (semCount_.at(ev.obj) <= 0)
+    if (semCount(ev.obj) <= 0)
       return t_->objName(ev) + " is zero";
     return std::nullopt;
   case EventKind::Branch:
@@ -177,19 +181,20 @@ void ModelState::executeEffect(EventId e) {
         it != holds_.end() &&
         std::any_of(it->second.begin(), it->second.end(),
                     [&](const Hold &h) { return h.thread != t && h.write; });
-    concrete_[e] = refails;
-    if (!refails)
+    if (!refails) {
+      notConcrete_[e] = 1;
       allConcrete_[t] = tryfailsRefail_[t] = 0;
+    }
     break;
   }
   case EventKind::SemInit:
-    semCount_[ev.obj] += ev.value;
+    semCount_[ev.obj] = semCount(ev.obj) + ev.value;
     break;
   case EventKind::SemPost:
-    ++semCount_[ev.obj];
+    semCount_[ev.obj] = semCount(ev.obj) + 1;
     break;
   case EventKind::SemWait:
-    --semCount_[ev.obj];
+    semCount_[ev.obj] = semCount(ev.obj) - 1;
     break;
   default:
     break;
@@ -197,10 +202,13 @@ void ModelState::executeEffect(EventId e) {
   if (trace::readsValue(ev.kind)) {
     int64_t seen =
         ev.kind == EventKind::AtomicRmw ? t_->rmwReadValue(ev) : ev.value;
-    const std::optional<int64_t> &m = memory_[ev.obj];
-    concrete_[e] = m.has_value() && *m == seen;
-    if (!concrete_[e])
+    auto it = memory_.find(ev.obj);
+    std::optional<int64_t> m =
+        it != memory_.end() ? it->second : idx_->initialValue(ev.obj);
+    if (!m.has_value() || *m != seen) {
+      notConcrete_[e] = 1;
       allConcrete_[t] = 0;
+    }
   }
   if (trace::writesValue(ev.kind)) {
     // Value-concrete iff every earlier read (and its own read half) was.
@@ -213,7 +221,6 @@ void ModelState::apply(const Step &s) {
   const Event &ev = t_->events[s.event];
   ThreadId t = ev.thread;
   if (s.half) {
-    halfDone_[s.event] = 1;
     half_[t] = 1;
     if (ev.kind == EventKind::Wait)
       release(ev.aux, t);
@@ -222,9 +229,36 @@ void ModelState::apply(const Step &s) {
     return;
   }
   executeEffect(s.event);
-  executed_[s.event] = 1;
   half_[t] = 0;
   ++pos_[t];
+}
+
+bool ModelState::halfEnables(const Step &h, const Step &s) {
+  const Event &ev = t_->events[h.event];
+  ThreadId t = ev.thread;
+  // Undo information: the hold a wait's release half drops, and where.
+  SymId lock = ev.aux;
+  std::vector<Hold> savedHolds;
+  bool hadHolds = false;
+  if (ev.kind == EventKind::Wait) {
+    auto it = holds_.find(lock);
+    if ((hadHolds = it != holds_.end()))
+      savedHolds = it->second;
+  }
+  apply(h);
+  bool enabled = !blocked(s);
+  half_[t] = 0;
+  if (ev.kind == EventKind::Wait) {
+    if (hadHolds)
+      holds_[lock] = std::move(savedHolds);
+    else
+      holds_.erase(lock);
+  } else {
+    uint32_t g = idx_->barrierGeneration(h.event);
+    if (--arrivals_[g] == 0)
+      arrivals_.erase(g);
+  }
+  return enabled;
 }
 
 } // namespace racepredict::analysis

@@ -108,10 +108,8 @@ std::optional<std::vector<Step>> expandWitness(const TraceIndex &idx,
     if (st.blocked(s)) {
       bool fixed = false;
       for (const Step &h : pending()) {
-        ModelState trial = st;
-        trial.apply(h);
-        if (!trial.blocked(s)) {
-          st = std::move(trial);
+        if (st.halfEnables(h, s)) {
+          st.apply(h);
           out.push_back(h);
           fixed = true;
           break;

@@ -75,7 +75,19 @@ void printRaceReport(const trace::Trace &t, const solver::RaceResult &r,
     out << "  Witness schedule (" << f.witness.size()
         << " events; the last two race):\n";
     size_t width = std::to_string(f.witness.size()).size();
+    // A witness of a long trace can hold millions of steps: the text shows
+    // its start and its end; JSON and --witness-dir keep it whole.
+    constexpr size_t kHead = 40, kTail = 80;
+    bool elide = f.witness.size() > kHead + kTail + 10;
     for (size_t i = 0; i < f.witness.size(); ++i) {
+      if (elide && i == kHead) {
+        size_t skip = f.witness.size() - kHead - kTail;
+        out << "    ... " << skip
+            << " steps not shown (the whole witness: --format json or "
+               "--witness-dir) ...\n";
+        i += skip - 1;
+        continue;
+      }
       trace::EventId e = f.witness[i];
       std::string num = std::to_string(i + 1);
       out << "    " << std::string(width - num.size(), ' ') << num << ". [" << e

@@ -41,6 +41,10 @@ public:
       raw_.stacks.resize(raw_.t.events.size(), 0);
       raw_.t.eventStacks = std::move(raw_.stacks);
     }
+    std::vector<uint64_t>().swap(raw_.seqs);
+    std::vector<uint64_t>().swap(raw_.depSeqs);
+    std::vector<size_t>().swap(raw_.depOff);
+    std::vector<uint64_t>().swap(raw_.notify);
     // The same consistency pass as the text reader: thread ids, rmw values.
     auto r = finishTrace(raw_.t, name_);
     if (!r)
@@ -190,8 +194,7 @@ Expected<bool> Resolver::orderBySeq() {
   // order[k] = the event with the k-th smallest seq. Recorded seqs are a
   // global counter with few gaps, so when they are dense a direct placement
   // (linear) does it; otherwise sort (seq, index) pairs.
-  std::vector<uint32_t> order;
-  order.reserve(n);
+  std::vector<uint32_t> order; // order[k]: the event that goes to slot k
   auto dup = [&](uint32_t a, uint32_t b) {
     return Error{name_ + ": two events have seq " + std::to_string(seqs[b]) +
                  " (threads " + raw_.t.threadName(raw_.events[a].thread) +
@@ -200,17 +203,23 @@ Expected<bool> Resolver::orderBySeq() {
   auto [lo, hi] = std::minmax_element(seqs.begin(), seqs.end());
   uint64_t range = *hi - *lo + 1;
   if (range <= 4 * uint64_t{n}) {
-    std::vector<uint32_t> slot(range, kNone);
+    // Direct placement; the slots, compacted in place, are the order.
+    std::vector<uint32_t> &slot = order;
+    slot.assign(range, kNone);
     for (size_t i = 0; i < n; ++i) {
       uint32_t &s = slot[seqs[i] - *lo];
       if (s != kNone)
         return dup(s, static_cast<uint32_t>(i));
       s = static_cast<uint32_t>(i);
     }
+    size_t k = 0;
     for (uint32_t s : slot)
       if (s != kNone)
-        order.push_back(s);
+        slot[k++] = s;
+    slot.resize(k);
+    slot.shrink_to_fit();
   } else {
+    order.reserve(n);
     std::vector<std::pair<uint64_t, uint32_t>> pairs(n);
     for (size_t i = 0; i < n; ++i)
       pairs[i] = {seqs[i], static_cast<uint32_t>(i)};
@@ -221,23 +230,36 @@ Expected<bool> Resolver::orderBySeq() {
       order.push_back(pairs[k].second);
     }
   }
-  std::vector<Event> sorted;
-  sorted.reserve(n);
-  std::vector<uint64_t> sortedSeqs;
-  sortedSeqs.reserve(n);
-  for (uint32_t i : order) {
-    sorted.push_back(raw_.events[i]);
-    sortedSeqs.push_back(seqs[i]);
-  }
-  raw_.events = std::move(sorted);
-  seqs = std::move(sortedSeqs);
-  if (!raw_.stacks.empty()) {
-    raw_.stacks.resize(n, 0);
-    std::vector<uint32_t> stacks;
-    stacks.reserve(n);
-    for (uint32_t i : order)
-      stacks.push_back(raw_.stacks[i]);
-    raw_.stacks = std::move(stacks);
+  // Apply the permutation in place, cycle by cycle: a second copy of the
+  // events would double the peak memory of loading a long trace.
+  std::vector<uint32_t> &stacks = raw_.stacks; // call stacks move along
+  bool withStacks = !stacks.empty();
+  if (withStacks)
+    stacks.resize(n, 0);
+  std::vector<bool> placed(n, false);
+  for (size_t k = 0; k < n; ++k) {
+    if (placed[k] || order[k] == k)
+      continue;
+    Event e = raw_.events[k];
+    uint64_t s = seqs[k];
+    uint32_t st = withStacks ? stacks[k] : 0;
+    size_t dst = k;
+    while (true) {
+      placed[dst] = true;
+      size_t from = order[dst];
+      if (from == k) {
+        raw_.events[dst] = e;
+        seqs[dst] = s;
+        if (withStacks)
+          stacks[dst] = st;
+        break;
+      }
+      raw_.events[dst] = raw_.events[from];
+      seqs[dst] = seqs[from];
+      if (withStacks)
+        stacks[dst] = stacks[from];
+      dst = from;
+    }
   }
   return true;
 }

@@ -36,16 +36,13 @@ private:
   void needLockFree(EventId e, trace::SymId lock, bool readMode,
                     std::vector<EventId> &need) const;
 
+  /// The observed writer of a read-like event (kNone: initial value).
+  EventId observedWriter(EventId r) const;
+
   const TraceIndex &idx_;
-  /// The observed writer of each read-like event (kNone: initial value).
-  std::vector<EventId> writer_;
   /// For each tryfail: the acquire of a write-mode section of another
   /// thread that held the lock when it failed, or kNone.
   std::unordered_map<EventId, EventId> failHolder_;
-  /// Semaphore posts and inits per semaphore, in trace order.
-  std::unordered_map<trace::SymId, std::vector<EventId>> semPosts_;
-  /// Waits woken by each notify.
-  std::unordered_map<EventId, std::vector<EventId>> woken_;
 };
 
 } // namespace racepredict::analysis

@@ -11,16 +11,34 @@
 // need them reordered, and it ignores values, so beyond a first race it may
 // report pairs no feasible reordering makes adjacent.
 //
+// One pass in trace order with one clock per thread and per sync object
+// (issue 7): racing pairs are counted, not enumerated (a racy counter has
+// quadratically many), and each signature group (pair of source locations)
+// is found from the latest access per signature.
+//
 #pragma once
 
 #include "racepredict/analysis/trace_index.h"
 
+#include <cstdint>
 #include <utility>
 #include <vector>
 
 namespace racepredict::analysis {
 
-/// HB-racing conflicting pairs (first < second), in ascending order.
+struct HbSummary {
+  /// HB-racing conflicting event pairs (counted).
+  uint64_t pairs = 0;
+  /// One pair per signature group with an HB race: the group's first racing
+  /// access with the latest earlier access of the other signature that it
+  /// races with; sorted.
+  std::vector<std::pair<EventId, EventId>> groups;
+};
+
+HbSummary hbSummary(const TraceIndex &idx);
+
+/// Every HB-racing conflicting pair (first < second), in ascending order
+/// (output-sensitive: as many as there are).
 std::vector<std::pair<EventId, EventId>> hbRaces(const TraceIndex &idx);
 
 } // namespace racepredict::analysis

@@ -36,18 +36,27 @@ public:
   /// Threads holding `lock` (in write mode only, if `writeOnly`).
   std::vector<ThreadId> holders(SymId lock, bool writeOnly) const;
 
-  /// Whether a read-like event already executed saw its recorded value.
-  bool concrete(EventId e) const { return concrete_[e] != 0; }
+  /// Whether a read-like event already executed saw its recorded value (a
+  /// tryfail: whether it failed again).
+  bool concrete(EventId e) const;
+  /// Whether `e` (its second half, for a wait or barrier) has executed.
+  bool executed(EventId e) const;
 
-  /// Whether `e` (its whole step) / its first half has been executed.
-  bool executed(EventId e) const { return executed_[e] != 0; }
-  bool firstHalfDone(EventId e) const { return halfDone_[e] != 0; }
+  /// Whether executing the first half `h` now would enable `s`; the state
+  /// is unchanged afterwards (an apply/undo, no copy of the state).
+  bool halfEnables(const Step &h, const Step &s);
+
+  /// Whether the first half of `e` (or all of it) has been executed.
+  bool firstHalfDone(EventId e) const { return halfDone(e); }
   /// Every event of `t` has been executed.
   bool finished(ThreadId t) const { return next(t) == kNone; }
   /// The current count of a semaphore of the trace.
-  int64_t semCount(SymId sem) const { return semCount_.at(sem); }
+  int64_t semCount(SymId s) const;
   /// Arrival halves executed in barrier generation `g`.
-  uint32_t arrivals(uint32_t g) const { return arrivals_[g]; }
+  uint32_t arrivals(uint32_t g) const {
+    auto it = arrivals_.find(g);
+    return it == arrivals_.end() ? 0 : it->second;
+  }
 
 private:
   bool heldByOther(SymId lock, ThreadId t, bool writeOnly) const;
@@ -55,6 +64,7 @@ private:
   void release(SymId lock, ThreadId t);
   std::optional<std::string> branchBlocked(EventId e) const;
   void executeEffect(EventId e);
+  bool halfDone(EventId e) const;
 
   struct Hold {
     ThreadId thread;
@@ -62,24 +72,25 @@ private:
   };
 
   // Pointers, not references: states are copied and assigned (search).
+  // Construction is O(threads): everything per event or per object is
+  // derived from the positions or filled on first use, so that validating a
+  // witness costs its length, not the trace's.
   const TraceIndex *idx_;
   const trace::Trace *t_;
-  std::vector<uint32_t> pos_;  ///< per thread: index into threadEvents
-  std::vector<char> half_;     ///< per thread: first half of next() done
-  std::vector<char> executed_; ///< per event
-  std::vector<char> halfDone_; ///< per event: its first half executed
-  std::vector<char> concrete_; ///< per event: read concrete / tryfail refails
+  std::vector<uint32_t> pos_; ///< per thread: index into threadEvents
+  std::vector<char> half_;    ///< per thread: first half of next() done
+  /// Executed read-likes that were not concrete and tryfails that did not
+  /// fail again (the exceptions; usually none).
+  std::unordered_map<EventId, char> notConcrete_;
   /// Per thread: every read-like event so far was concrete and every
   /// tryfail re-failed (the plain branch rule and value-concreteness).
   std::vector<char> allConcrete_;
   /// Per thread: every tryfail so far re-failed (precise branches).
   std::vector<char> tryfailsRefail_;
   std::unordered_map<SymId, std::vector<Hold>> holds_;
-  std::unordered_map<SymId, int64_t> semCount_;
-  std::unordered_map<SymId, std::optional<int64_t>> memory_;
-  std::vector<uint32_t> arrivals_; ///< per barrier generation
-  /// Waits woken by each notify (a notify needs them to be waiting).
-  std::unordered_map<EventId, std::vector<EventId>> wokenBy_;
+  std::unordered_map<SymId, int64_t> semCount_;              ///< touched sems
+  std::unordered_map<SymId, std::optional<int64_t>> memory_; ///< written
+  std::unordered_map<uint32_t, uint32_t> arrivals_;          ///< per generation
 };
 
 } // namespace racepredict::analysis

@@ -25,6 +25,8 @@ struct CheckResult {
   /// For Sat: the value of every order variable 0..numOrderVars-1.
   std::vector<int64_t> order;
   std::string reason; ///< for Unknown: "timeout", "rlimit", backend message
+  /// QuerySolver, for Unsat: indices into the assumptions of an unsat core.
+  std::vector<uint32_t> core;
 };
 
 class OrderSolver {
@@ -46,5 +48,31 @@ struct SolverConfig {
 };
 
 std::unique_ptr<OrderSolver> makeZ3OrderSolver(const SolverConfig &cfg);
+
+/// One query at a time, built up incrementally (issue 7: per-candidate
+/// slices): constraints are added, checked under assumption literals,
+/// refined and checked again; reset() starts the next query. One instance
+/// owns one backend context, so a worker owns one instance; a fixed
+/// sequence of operations gives the same models on every run.
+class QuerySolver {
+public:
+  virtual ~QuerySolver() = default;
+  /// Drops every constraint; `differenceLogicOnly` as in SolverConfig.
+  virtual void reset(bool differenceLogicOnly) = 0;
+  /// Asserts `f` (order and Boolean variables are created on first use).
+  virtual void add(const FormulaPool &pool, F f) = 0;
+  /// Checks the constraints under `assumptions` (Boolean variables or their
+  /// negations). Sat: `order` holds the values of order variables
+  /// 0..numOrderVars-1. Unsat: `core` names assumptions that suffice.
+  virtual CheckResult check(const FormulaPool &pool,
+                            const std::vector<F> &assumptions,
+                            uint32_t numOrderVars,
+                            const CheckLimits &limits) = 0;
+  /// After Sat: the value of a Boolean variable (false if unconstrained).
+  virtual bool boolValue(BoolVar v) = 0;
+};
+
+/// `dumpSmt2Dir` non-empty: every check is also written there as .smt2.
+std::unique_ptr<QuerySolver> makeZ3QuerySolver(const std::string &dumpSmt2Dir);
 
 } // namespace racepredict::solver

@@ -36,6 +36,26 @@ struct RaceOptions {
   /// Skip the closure fast path: every candidate goes to the solver (for
   /// testing the encoding alone).
   bool noFastPath = false;
+  /// Decide candidates with the one shared whole-trace formula of issue 3
+  /// instead of per-candidate slices (for comparison and tests).
+  bool wholeTrace = false;
+  /// Slices start from the must-happen-before past only; every helper
+  /// comes through an escape (tests: exercises the expansion loop).
+  bool lazySlices = false;
+  /// Lock-exclusion clauses of a slice up front up to this many section
+  /// pairs, lazily beyond (tests set 0 to exercise the lazy path).
+  size_t eagerLockPairs = 4096;
+  /// Solving budget for the whole trace in seconds (0 = none): candidates
+  /// not decided in time are unknown, never "no race".
+  double budgetSeconds = 0;
+  /// RVPredict-style fixed windows of this many events (0 = none): only
+  /// pairs inside one window are candidates, and each is decided with the
+  /// events before its window run as observed (for comparison: windows
+  /// lose every race whose accesses fall in different windows).
+  uint32_t window = 0;
+  /// Nearest candidates kept per signature group before the group is
+  /// enumerated in full (tests set 1 to exercise the full enumeration).
+  size_t keepPerGroup = 16;
 };
 
 struct RaceFinding {
@@ -57,15 +77,22 @@ struct RaceStats {
   size_t conflictingPairs = 0; ///< all conflicting event pairs (COPs)
   size_t filteredMhb = 0;      ///< dropped: ordered by must-happen-before
   size_t filteredLockset = 0;  ///< dropped: a common lock is held
-  size_t candidates = 0;       ///< pairs that reached the solver stage
+  /// Pairs that reached the solver stage: by default the nearest pairs of
+  /// each signature group (analysis/candidate_groups.h), with --all-pairs
+  /// every filtered pair.
+  size_t candidates = 0;
   size_t closureWitnesses = 0; ///< races settled without the solver
   size_t solverCalls = 0;
   size_t sat = 0, unsat = 0, unknown = 0;
-  double filterSeconds = 0; ///< index, MHB clocks, candidates, filters
-  double fastSeconds = 0;   ///< closure witnesses (stage 1)
-  double encodeSeconds = 0; ///< building the base formula and queries
-  double solveSeconds = 0;  ///< wall time of the solver stage
-  double seconds = 0;       ///< everything
+  size_t solverChecks = 0;    ///< sliced: checks over all candidates
+  size_t sliceExpansions = 0; ///< sliced: escapes that grew a slice
+  size_t maxSliceUnits = 0;   ///< sliced: the largest slice (nodes)
+  size_t maxOrderVars = 0;    ///< sliced: the largest formula (named nodes)
+  double filterSeconds = 0;   ///< index, MHB clocks, candidates, filters
+  double fastSeconds = 0;     ///< closure witnesses (stage 1)
+  double encodeSeconds = 0;   ///< building the base formula and queries
+  double solveSeconds = 0;    ///< wall time of the solver stage
+  double seconds = 0;         ///< everything
 };
 
 struct RaceResult {

@@ -45,6 +45,16 @@ void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
                 "Stop after the filters and print the candidate counts");
   cmd->add_flag("--allow-truncated", o.allowTruncated,
                 "Analyse a cut binary trace up to the cut");
+  cmd->add_option("--window", o.window,
+                  "RVPredict-style fixed windows of N events, for comparison: "
+                  "loses every race across two windows");
+  cmd->add_option("--budget-s", o.budgetSeconds,
+                  "Solving budget for the whole trace in seconds; candidates "
+                  "left are unknown, never \"no race\"")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--whole-trace", o.wholeTrace,
+                "Decide candidates on one whole-trace formula instead of "
+                "per-candidate slices (slow; for comparison)");
   cmd->add_option("--suppressions", o.suppressions,
                   "Drop findings matched by TSan-style rules (race:PATTERN, "
                   "deadlock:PATTERN, property:NAME)");
@@ -90,6 +100,9 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   opts.noFastPath = o.noFastPath;
   opts.dumpSmt2Dir = o.dumpSmt2;
   opts.candidatesOnly = o.candidatesOnly;
+  opts.window = o.window;
+  opts.budgetSeconds = o.budgetSeconds;
+  opts.wholeTrace = o.wholeTrace;
   if (!o.dumpSmt2.empty())
     std::filesystem::create_directories(o.dumpSmt2);
   if (o.doRaces())

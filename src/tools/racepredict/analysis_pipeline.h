@@ -38,6 +38,9 @@ struct AnalysisOptions {
   bool noFastPath = false;
   bool allowTruncated = false;
   bool candidatesOnly = false;
+  uint32_t window = 0;      ///< --window N: RVPredict-style fixed windows
+  double budgetSeconds = 0; ///< --budget-s: solving budget of the trace
+  bool wholeTrace = false;  ///< --whole-trace: one formula, no slicing
   /// TSan-style suppressions file (race:, deadlock:, property:); empty = none.
   std::string suppressions;
 

@@ -1,0 +1,50 @@
+//===- solver/pair_solver.h - Decide one candidate on its slice
+//------------===//
+//
+// The loop of docs/slicing.md: encode the slice, check with every escape
+// assumed false; a model whose schedule violates a lazy constraint adds it
+// and checks again; an unsat core that contains escapes grows the slice by
+// their helpers and starts over; an unsat core without escapes is "no
+// race" (the sliced formula with free escapes over-approximates the
+// whole-trace formula); a model that violates nothing is a witness, which
+// the schedule checker validates.
+//
+#pragma once
+
+#include "racepredict/analysis/pair_slice.h"
+#include "racepredict/analysis/schedule_checker.h"
+#include "racepredict/solver/order_solver.h"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace racepredict::solver {
+
+struct PairSolveOptions {
+  unsigned timeoutMs = 0; ///< for the whole pair (all rounds); 0 = none
+  uint64_t rlimit = 0;    ///< per check
+  /// Lock-exclusion clauses up front up to this many section pairs.
+  size_t eagerLocks = 4096;
+  /// Checks per pair before giving up as unknown.
+  size_t maxChecks = 2000;
+  /// Absolute deadline (the trace budget); max() = none.
+  std::chrono::steady_clock::time_point deadline =
+      std::chrono::steady_clock::time_point::max();
+};
+
+struct PairVerdict {
+  CheckResult::Status status = CheckResult::Unknown;
+  std::vector<analysis::Step> steps; ///< Sat: σ·a·b
+  std::string reason;                ///< Unknown
+  size_t checks = 0;                 ///< solver checks
+  size_t expansions = 0;             ///< slice growths
+  size_t sliceUnits = 0;             ///< final slice size
+  size_t orderVars = 0;              ///< named nodes of the final formula
+};
+
+PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
+                      analysis::EventId a, analysis::EventId b,
+                      const PairSolveOptions &opts);
+
+} // namespace racepredict::solver

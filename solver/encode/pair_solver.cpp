@@ -1,0 +1,116 @@
+//===- solver/encode/pair_solver.cpp - Decide one candidate on its slice --===//
+#include "racepredict/solver/pair_solver.h"
+
+#include "racepredict/solver/slice_encoding.h"
+
+#include <algorithm>
+#include <set>
+
+namespace racepredict::solver {
+
+using Clock = std::chrono::steady_clock;
+
+PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
+                      analysis::EventId a, analysis::EventId b,
+                      const PairSolveOptions &opts) {
+  PairVerdict v;
+  analysis::PairSlice slice;
+  if (!slicer.slice(a, b, &slice)) {
+    v.status = CheckResult::Unsat; // ordered by must-happen-before
+    return v;
+  }
+  Clock::time_point deadline = opts.deadline;
+  if (opts.timeoutMs)
+    deadline = std::min(
+        deadline, Clock::now() + std::chrono::milliseconds(opts.timeoutMs));
+  auto remainingMs = [&]() -> int64_t {
+    if (deadline == Clock::time_point::max())
+      return 0; // no limit
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  deadline - Clock::now())
+                  .count();
+    return std::max<int64_t>(ms, 1);
+  };
+  auto timedOut = [&]() {
+    return deadline != Clock::time_point::max() && Clock::now() >= deadline;
+  };
+  SliceEncoding::Learned learned;
+  for (;;) {
+    FormulaPool pool;
+    SliceEncoding enc(slicer, slice, pool, opts.eagerLocks);
+    enc.relearn(learned);
+    v.sliceUnits = slice.units();
+    solver.reset(enc.differenceLogicOnly());
+    for (F f : enc.takeNew())
+      solver.add(pool, f);
+    bool grew = false;
+    while (!grew) {
+      if (v.checks >= opts.maxChecks || timedOut()) {
+        v.status = CheckResult::Unknown;
+        v.reason = v.checks >= opts.maxChecks ? "refinement limit" : "timeout";
+        return v;
+      }
+      std::vector<F> assume = enc.assumptions();
+      CheckLimits limits{
+          static_cast<unsigned>(std::min<int64_t>(remainingMs(), 4294967295ll)),
+          opts.rlimit};
+      ++v.checks;
+      CheckResult r = solver.check(pool, assume, enc.numOrderVars(), limits);
+      v.orderVars = enc.numOrderVars();
+      if (r.status == CheckResult::Unknown) {
+        v.status = r.status;
+        v.reason = r.reason;
+        return v;
+      }
+      if (r.status == CheckResult::Unsat) {
+        std::set<analysis::EventId> helpers;
+        for (uint32_t k : r.core)
+          for (analysis::EventId h : enc.escapes()[k].helpers)
+            helpers.insert(h);
+        if (helpers.empty()) {
+          v.status = CheckResult::Unsat;
+          return v;
+        }
+        size_t before = slice.units();
+        slicer.extend(slice, {helpers.begin(), helpers.end()});
+        if (slice.units() == before) {
+          // Cannot happen: every helper is outside the slice and allowed.
+          v.status = CheckResult::Unknown;
+          v.reason = "internal error: slice expansion made no progress";
+          return v;
+        }
+        ++v.expansions;
+        learned = enc.learned();
+        grew = true;
+        continue;
+      }
+      std::vector<analysis::Step> sigma = enc.schedule(r.order);
+      size_t added =
+          enc.refine(sigma, [&](BoolVar x) { return solver.boolValue(x); });
+      if (added) {
+        for (F f : enc.takeNew())
+          solver.add(pool, f);
+        continue;
+      }
+      sigma.resize(sigma.size() - 2);
+      if (slicer.options().windowBegin > 0) {
+        std::vector<analysis::Step> full = enc.frozenPrefix();
+        full.insert(full.end(), sigma.begin(), sigma.end());
+        sigma.swap(full);
+      }
+      if (auto err = analysis::checkRaceWitness(slicer.index(), sigma, a, b)) {
+        // Never trust a model blindly: an invalid witness is our bug.
+        v.status = CheckResult::Unknown;
+        v.reason = "internal error: witness failed validation: " + *err;
+        return v;
+      }
+      sigma.push_back({a, false});
+      sigma.push_back({b, false});
+      v.status = CheckResult::Sat;
+      v.steps = std::move(sigma);
+      return v;
+    }
+  }
+}
+
+} // namespace racepredict::solver

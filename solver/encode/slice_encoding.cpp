@@ -1,0 +1,348 @@
+//===- solver/encode/slice_encoding.cpp - Nodes, order, semaphores --------===//
+//
+// docs/slicing.md, "The sliced formula": every atom over a node outside the
+// slice is replaced by its value given that the node is after the cut, and
+// every atom over a frozen node (window mode) by its value given that the
+// node ran, as observed, before everything free.
+//
+#include "racepredict/solver/slice_encoding.h"
+
+#include "racepredict/support/error.h"
+
+#include <algorithm>
+
+namespace racepredict::solver {
+
+using analysis::eventUnit;
+using analysis::halfUnit;
+using analysis::kNone;
+using analysis::LockSection;
+using trace::Event;
+using trace::EventKind;
+
+namespace {
+bool twoHalves(EventKind k) {
+  return k == EventKind::Wait || k == EventKind::Barrier;
+}
+} // namespace
+
+SliceEncoding::SliceEncoding(const Slicer &slicer, const PairSlice &slice,
+                             FormulaPool &pool, size_t eagerLocks)
+    : idx_(slicer.index()), slicer_(slicer), s_(slice), pool_(pool),
+      vars_(idx_.numThreads()) {
+  cut_ = nextVar_++;
+  encodeRace();
+  encodeSyncOrder();
+  encodeSemaphores();
+  encodeControlFlow();
+  // Lock exclusion up front when the slice has few section pairs (most
+  // traces); lazily otherwise (slice_refine.cpp).
+  size_t pairs = 0;
+  std::map<analysis::SymId, std::vector<uint32_t>> byLock;
+  for (ThreadId t = 0; t < idx_.numThreads(); ++t) {
+    // Sections open when the window starts, then those acquired in the
+    // slice: a section wholly before the window needs no clause.
+    uint32_t fe = s_.frozen[t] / 2;
+    for (uint32_t si : idx_.sectionsOpenAfter(t, fe)) {
+      const LockSection &ls = idx_.sections()[si];
+      if (!(ls.releasedByWait &&
+            halfUnit(idx_.posInThread(ls.release)) < s_.frozen[t]))
+        byLock[ls.lock].push_back(si);
+    }
+    analysis::Span<uint32_t> secs = idx_.sectionsOfThread(t);
+    auto it = std::lower_bound(
+        secs.begin(), secs.end(), fe, [&](uint32_t si, uint32_t n) {
+          return idx_.posInThread(idx_.sections()[si].acquire) < n;
+        });
+    for (; it != secs.end(); ++it) {
+      const LockSection &ls = idx_.sections()[*it];
+      if (idx_.posInThread(ls.acquire) >= s_.eventsIn(t))
+        break;
+      byLock[ls.lock].push_back(*it);
+    }
+  }
+  for (auto &[lock, secs] : byLock)
+    pairs += secs.size() * (secs.size() - 1) / 2;
+  if (pairs <= eagerLocks)
+    for (auto &[lock, secs] : byLock)
+      for (size_t x = 0; x < secs.size(); ++x)
+        for (size_t y = x + 1; y < secs.size(); ++y)
+          addLockClause(secs[x], secs[y]);
+  addInterveningUpFront(eagerLocks);
+}
+
+// "Nothing in between" for every option of every read that matters, when
+// that is at most `budget` constraints: each lazy round is a solver check,
+// and small slices are cheaper solved in one.
+void SliceEncoding::addInterveningUpFront(size_t budget) {
+  const auto &events = idx_.trace().events;
+  std::unordered_map<analysis::SymId, std::vector<EventId>> writes;
+  size_t total = 0;
+  for (auto &[r, opts] : options_) {
+    analysis::SymId x = events[r].obj;
+    auto it = writes.find(x);
+    if (it == writes.end()) {
+      std::vector<EventId> ws;
+      for (ThreadId u = 0; u < idx_.numThreads(); ++u) {
+        analysis::EventSpan mine = idx_.writesOf(x, u);
+        auto lo = std::lower_bound(
+            mine.begin(), mine.end(), s_.frozen[u] / 2,
+            [&](EventId w, uint32_t n) { return idx_.posInThread(w) < n; });
+        for (; lo != mine.end() && eventStatus(*lo) == Status::Free; ++lo)
+          ws.push_back(*lo);
+      }
+      it = writes.emplace(x, std::move(ws)).first;
+    }
+    total += opts.size() * it->second.size();
+    if (total > budget)
+      return;
+  }
+  for (auto &[r, opts] : options_)
+    for (const Option &o : opts)
+      for (EventId w2 : writes[events[r].obj])
+        if (w2 != r && w2 != o.writer)
+          addIntervening(r, o, w2);
+}
+
+std::vector<F> SliceEncoding::takeNew() {
+  std::vector<F> out;
+  out.swap(new_);
+  return out;
+}
+
+std::vector<F> SliceEncoding::assumptions() {
+  std::vector<F> out;
+  for (const Escape &e : escapes_)
+    out.push_back(pool_.mkNot(pool_.boolVar(e.var)));
+  return out;
+}
+
+void SliceEncoding::add(F f) {
+  if (f != pool_.top())
+    new_.push_back(f);
+}
+
+SliceEncoding::Status SliceEncoding::status(ThreadId t, uint32_t unit) const {
+  if (unit < s_.frozen[t])
+    return Status::Frozen;
+  return unit < s_.upto[t] ? Status::Free : Status::Absent;
+}
+
+SliceEncoding::Status SliceEncoding::eventStatus(EventId e) const {
+  return status(idx_.trace().events[e].thread, eventUnit(idx_.posInThread(e)));
+}
+
+SliceEncoding::Status SliceEncoding::halfStatus(EventId e) const {
+  return status(idx_.trace().events[e].thread, halfUnit(idx_.posInThread(e)));
+}
+
+OrderVar SliceEncoding::var(ThreadId t, uint32_t unit) {
+  RACEPREDICT_ASSERT(status(t, unit) == Status::Free,
+                     "slice encoding: a variable for a node not in the slice");
+  auto &m = vars_[t];
+  auto it = m.lower_bound(unit);
+  if (it != m.end() && it->first == unit)
+    return it->second;
+  OrderVar v = nextVar_++;
+  // Program order with the neighbouring named nodes of the thread; the
+  // edge between those two stays (it is implied).
+  if (it != m.end())
+    add(pool_.lt(v, it->second));
+  if (it != m.begin())
+    add(pool_.lt(std::prev(it)->second, v));
+  m.emplace_hint(it, unit, v);
+  return v;
+}
+
+OrderVar SliceEncoding::eventVar(EventId e) {
+  return var(idx_.trace().events[e].thread, eventUnit(idx_.posInThread(e)));
+}
+
+OrderVar SliceEncoding::halfVar(EventId e) {
+  return var(idx_.trace().events[e].thread, halfUnit(idx_.posInThread(e)));
+}
+
+F SliceEncoding::before(ThreadId tx, uint32_t ux, ThreadId ty, uint32_t uy) {
+  Status sx = status(tx, ux), sy = status(ty, uy);
+  if (tx == ty)
+    return ux < uy ? pool_.top() : pool_.bottom();
+  if (sx == Status::Frozen && sy == Status::Frozen) {
+    // Observed order; a half sits just before its event.
+    auto when = [&](ThreadId t, uint32_t u) {
+      EventId e = idx_.threadEvents(t)[u / 2];
+      return 2 * uint64_t{e} + (u % 2);
+    };
+    return when(tx, ux) < when(ty, uy) ? pool_.top() : pool_.bottom();
+  }
+  if (sx == Status::Frozen || sy == Status::Absent)
+    return pool_.top(); // (x is in the witness wherever this is used)
+  if (sy == Status::Frozen || sx == Status::Absent)
+    return pool_.bottom();
+  return pool_.lt(var(tx, ux), var(ty, uy));
+}
+
+F SliceEncoding::beforeEv(EventId x, EventId y) {
+  const auto &ev = idx_.trace().events;
+  return before(ev[x].thread, eventUnit(idx_.posInThread(x)), ev[y].thread,
+                eventUnit(idx_.posInThread(y)));
+}
+
+F SliceEncoding::in(ThreadId t, uint32_t unit) {
+  switch (status(t, unit)) {
+  case Status::Frozen:
+    return pool_.top();
+  case Status::Absent:
+    return pool_.bottom();
+  case Status::Free:
+    break;
+  }
+  return pool_.lt(var(t, unit), cut_);
+}
+
+F SliceEncoding::out(ThreadId t, uint32_t unit) {
+  switch (status(t, unit)) {
+  case Status::Frozen:
+    return pool_.bottom();
+  case Status::Absent:
+    return pool_.top();
+  case Status::Free:
+    break;
+  }
+  return pool_.le(cut_, var(t, unit));
+}
+
+uint32_t SliceEncoding::releaseUnit(const LockSection &s) const {
+  uint32_t p = idx_.posInThread(s.release);
+  return s.releasedByWait ? halfUnit(p) : eventUnit(p);
+}
+
+// race(a, b): O_a = O_b = C, plus the implied facts of the whole-trace
+// query (race_encoding.cpp): per thread, the last event a or b must follow
+// is before the cut, the first that must follow them is after it.
+void SliceEncoding::encodeRace() {
+  const auto &events = idx_.trace().events;
+  const analysis::MustHappenBefore &mhb = slicer_.mhb();
+  EventId a = s_.a, b = s_.b;
+  add(pool_.eq(eventVar(a), cut_));
+  add(pool_.eq(eventVar(b), cut_));
+  for (ThreadId t = 0; t < idx_.numThreads(); ++t) {
+    const auto &te = idx_.threadEvents(t);
+    uint32_t past = std::max(mhb.entry(a, t), mhb.entry(b, t));
+    for (EventId x : {a, b})
+      if (events[x].thread == t)
+        past = std::min(past, idx_.posInThread(x));
+    if (past > 0 && te[past - 1] != a && te[past - 1] != b) {
+      RACEPREDICT_ASSERT(status(t, eventUnit(past - 1)) != Status::Absent,
+                         "slice misses an event a or b must follow");
+      add(in(t, eventUnit(past - 1)));
+    }
+    EventId first =
+        std::min(mhb.firstSuccessorIn(t, a), mhb.firstSuccessorIn(t, b));
+    if (first != kNone && first != a && first != b)
+      add(out(t, eventUnit(idx_.posInThread(first))));
+  }
+}
+
+// Φ_mhb across threads, for the nodes of the slice.
+void SliceEncoding::encodeSyncOrder() {
+  const auto &events = idx_.trace().events;
+  for (ThreadId t = 0; t < idx_.numThreads(); ++t) {
+    const auto &te = idx_.threadEvents(t);
+    for (uint32_t p = s_.frozen[t] / 2; p < s_.eventsIn(t); ++p) {
+      EventId e = te[p];
+      const Event &ev = events[e];
+      if (p == 0 && idx_.forkOf(t) != kNone) {
+        uint32_t first = twoHalves(ev.kind) ? halfUnit(0) : eventUnit(0);
+        EventId f = idx_.forkOf(t);
+        add(before(events[f].thread, eventUnit(idx_.posInThread(f)), t, first));
+      }
+      if (status(t, eventUnit(p)) != Status::Free)
+        continue;
+      switch (ev.kind) {
+      case EventKind::Join: {
+        const auto &child = idx_.threadEvents(ev.obj);
+        if (!child.empty())
+          add(beforeEv(child.back(), e));
+        break;
+      }
+      case EventKind::Signal:
+      case EventKind::Broadcast:
+        for (EventId w : idx_.wokenBy(e)) {
+          ThreadId tw = events[w].thread;
+          uint32_t pw = idx_.posInThread(w);
+          add(before(tw, halfUnit(pw), t, eventUnit(p)));
+          if (status(tw, eventUnit(pw)) != Status::Absent)
+            add(before(t, eventUnit(p), tw, eventUnit(pw)));
+        }
+        break;
+      case EventKind::Barrier:
+        for (EventId m : idx_.barrierGenerations()[idx_.barrierGeneration(e)])
+          if (m != e)
+            add(before(events[m].thread, halfUnit(idx_.posInThread(m)), t,
+                       eventUnit(p)));
+        break;
+      default:
+        break;
+      }
+    }
+  }
+}
+
+// Φ_sem for the semwaits of the slice. Posts and waits outside the slice
+// are after the cut (they count for nothing before a wait in the witness);
+// frozen ones ran before every free wait.
+void SliceEncoding::encodeSemaphores() {
+  const auto &events = idx_.trace().events;
+  std::map<analysis::SymId, std::vector<EventId>> waitsBySem;
+  for (ThreadId t = 0; t < idx_.numThreads(); ++t) {
+    const auto &te = idx_.threadEvents(t);
+    for (uint32_t p = s_.frozen[t] / 2; p < s_.eventsIn(t); ++p) {
+      EventId w = te[p];
+      if (events[w].kind != EventKind::SemWait || w == s_.a || w == s_.b ||
+          status(t, eventUnit(p)) != Status::Free)
+        continue;
+      waitsBySem[events[w].obj].push_back(w);
+      std::vector<F> kids;
+      std::vector<int64_t> coeffs;
+      int64_t need = 1 - idx_.semInitialCount(events[w].obj);
+      for (EventId e : idx_.semEvents(events[w].obj)) {
+        if (e == w || eventStatus(e) == Status::Absent)
+          continue;
+        EventKind k = events[e].kind;
+        int64_t c = k == EventKind::SemInit   ? events[e].value
+                    : k == EventKind::SemPost ? 1
+                                              : -1;
+        F bef = beforeEv(e, w);
+        if (bef == pool_.top())
+          need -= c;
+        else if (bef != pool_.bottom()) {
+          kids.push_back(bef);
+          coeffs.push_back(c);
+        }
+      }
+      F enough = kids.empty() ? (need <= 0 ? pool_.top() : pool_.bottom())
+                              : pool_.pbGe(kids, coeffs, need);
+      std::vector<EventId> outside = slicer_.outsidePosts(s_, w);
+      if (!outside.empty())
+        enough =
+            pool_.mkOr({pool_.boolVar(escapeFor(std::move(outside))), enough});
+      if (enough != pool_.top())
+        add(pool_.implies(in(t, eventUnit(p)), enough));
+    }
+  }
+  // Distinct waits: breaking an order tie can then never change a count.
+  for (auto &[sem, waits] : waitsBySem)
+    for (size_t x = 0; x < waits.size(); ++x)
+      for (size_t y = x + 1; y < waits.size(); ++y)
+        if (events[waits[x]].thread != events[waits[y]].thread)
+          add(pool_.mkOr(
+              {beforeEv(waits[x], waits[y]), beforeEv(waits[y], waits[x])}));
+}
+
+BoolVar SliceEncoding::escapeFor(std::vector<EventId> helpers) {
+  BoolVar v = pool_.newBoolVar();
+  escapes_.push_back({v, std::move(helpers)});
+  return v;
+}
+
+} // namespace racepredict::solver
