@@ -30,44 +30,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rptrace_dump  # noqa: E402
-
-
-def deadlock_expectations(src, anchors):
-    """None when the program declares no deadlock expectation, else the set
-    of expected deadlocks, each a sorted tuple of (thread, file:line)."""
-    want = None
-    with open(src) as f:
-        for line in f:
-            m = re.search(r"expect-deadlock:\s*(.*)$", line)
-            if not m:
-                continue
-            want = want if want is not None else set()
-            words = m.group(1).split()
-            if words != ["none"]:
-                want.add(tuple(sorted(
-                    (w.split("@")[0], anchors[w.split("@")[1]])
-                    for w in words)))
-    return want
-
-
-def expectations(src, stacks=None):
-    anchors, pairs = {}, set()
-    base = os.path.basename(src)
-    with open(src) as f:
-        lines = f.read().splitlines()
-    for n, line in enumerate(lines, 1):
-        m = re.search(r"//\s*@(\w+)\s*$", line)
-        if m:
-            anchors[m.group(1)] = f"{base}:{n}"
-    for line in lines:
-        m = re.search(r"expect-race:\s*(\w+)\s+(\w+)", line)
-        if m:
-            a, b = anchors[m.group(1)], anchors[m.group(2)]
-            pairs.add(tuple(sorted((a, b))))
-        m = re.search(r"expect-stack:\s*(\w+)\s+(.*)$", line)
-        if m and stacks is not None:
-            stacks[anchors[m.group(1)]] = m.group(2).split()
-    return pairs, anchors
+from annotations import Annotations, file_line  # noqa: E402
 
 
 def check_stacks(report, stacks):
@@ -86,10 +49,6 @@ def check_stacks(report, stacks):
     missing = set(stacks) - seen
     return f"no reported access at {sorted(missing)}" if missing else None
 
-
-def file_line(loc):
-    parts = loc.split(":")
-    return f"{os.path.basename(parts[0])}:{parts[1]}" if len(parts) > 1 else loc
 
 
 def run(cmd, **kw):
@@ -128,9 +87,8 @@ def main():
     if a.check_only:
         print(f"ok: {len(events)} events, consistent")
         return 0
-    stacks = {}
-    want, anchors = expectations(a.src, stacks)
-    want_deadlocks = deadlock_expectations(a.src, anchors)
+    ann = Annotations(a.src)
+    stacks, want, want_deadlocks = ann.stacks, ann.races, ann.deadlocks
     witness_dir = exe + ".witnesses"
     extra = []
     if want_deadlocks is not None:

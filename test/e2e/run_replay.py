@@ -40,41 +40,17 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from annotations import Annotations, file_line  # noqa: E402
+
 DEADLOCK_EXIT = 86  # RP_REPLAY_DEADLOCK_EXIT, include/racepredict/abi/replay.h
 
 
 def annotations(src):
-    """Races as sorted (file:line, file:line) pairs; deadlocks as sorted
-    tuples of (thread, file:line) per blocked thread (a thread never
-    created is anchored at its pthread_create); the deadlock kinds
-    (`// expect-kind: K`, optional) and the expected replay verdict."""
-    anchors, races, deadlocks, verdict = {}, set(), set(), "confirmed"
-    kinds = None
-    base = os.path.basename(src)
-    with open(src) as f:
-        lines = f.read().splitlines()
-    for n, line in enumerate(lines, 1):
-        m = re.search(r"//\s*@(\w+)\s*$", line)
-        if m:
-            anchors[m.group(1)] = f"{base}:{n}"
-    for line in lines:
-        m = re.search(r"expect-race:\s*(\w+)\s+(\w+)", line)
-        if m:
-            races.add(tuple(sorted((anchors[m.group(1)], anchors[m.group(2)]))))
-        # `THREAD@ANCHOR ...`: every blocked thread and where it blocks
-        # (run_e2e.py's syntax), or `none`.
-        m = re.search(r"expect-deadlock:\s*((?:[\w@]+\s*)+)$", line)
-        if m and m.group(1).split() != ["none"]:
-            deadlocks.add(tuple(sorted(
-                (w.split("@")[0], anchors[w.split("@")[1]])
-                for w in m.group(1).split())))
-        m = re.search(r"expect-kind:\s*([\w-]+)", line)
-        if m:
-            kinds = (kinds or []) + [m.group(1)]
-        m = re.search(r"expect-replay:\s*([\w-]+)", line)
-        if m:
-            verdict = m.group(1)
-    return races, deadlocks, kinds, verdict
+    """Races, deadlocks (empty set if none), the deadlock kinds and the
+    expected replay verdict (annotations.py)."""
+    a = Annotations(src)
+    return a.races, a.deadlocks or set(), a.kinds, a.verdict
 
 
 # What the watchdog says it saw, per blocked thread and kind
@@ -113,10 +89,6 @@ def blocked_at(b):
         loc = b["blocked_on"]["fork"]["loc"]
     return (b["thread"], file_line(loc))
 
-
-def file_line(loc):
-    parts = loc.split(":")
-    return f"{os.path.basename(parts[0])}:{parts[1]}" if len(parts) > 1 else loc
 
 
 def run(cmd, **kw):
