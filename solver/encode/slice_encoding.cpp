@@ -20,12 +20,6 @@ using analysis::LockSection;
 using trace::Event;
 using trace::EventKind;
 
-namespace {
-bool twoHalves(EventKind k) {
-  return k == EventKind::Wait || k == EventKind::Barrier;
-}
-} // namespace
-
 SliceEncoding::SliceEncoding(const Slicer &slicer, const PairSlice &slice,
                              FormulaPool &pool, size_t eagerLocks)
     : idx_(slicer.index()), slicer_(slicer), s_(slice), pool_(pool),
@@ -252,7 +246,8 @@ void SliceEncoding::encodeSyncOrder() {
       EventId e = te[p];
       const Event &ev = events[e];
       if (p == 0 && idx_.forkOf(t) != kNone) {
-        uint32_t first = twoHalves(ev.kind) ? halfUnit(0) : eventUnit(0);
+        uint32_t first =
+            trace::hasTwoHalves(ev.kind) ? halfUnit(0) : eventUnit(0);
         EventId f = idx_.forkOf(t);
         add(before(events[f].thread, eventUnit(idx_.posInThread(f)), t, first));
       }

@@ -25,12 +25,6 @@ using analysis::LockSection;
 using trace::Event;
 using trace::EventKind;
 
-namespace {
-bool twoHalves(EventKind k) {
-  return k == EventKind::Wait || k == EventKind::Barrier;
-}
-} // namespace
-
 // Φ_lock for one pair of sections whose acquires are in the slice:
 // O_r1 < O_a2 ∨ O_r2 < O_a1 ∨ O_a1 ≥ C ∨ O_a2 ≥ C, where a release outside
 // the slice is after the cut (its disjunct is false), unless it could be in
@@ -132,7 +126,7 @@ SliceEncoding::schedule(const std::vector<int64_t> &order) const {
       EventId e = te[u / 2];
       if (e == s_.a || e == s_.b)
         break;
-      if (u % 2 == 0 && !twoHalves(events[e].kind))
+      if (u % 2 == 0 && !trace::hasTwoHalves(events[e].kind))
         continue;
       auto it = m.lower_bound(u);
       if (it == m.end())

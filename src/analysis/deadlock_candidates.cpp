@@ -34,10 +34,6 @@ bool mayBlock(EventKind k) {
   }
 }
 
-bool hasTwoHalves(EventKind k) {
-  return k == EventKind::Wait || k == EventKind::Barrier;
-}
-
 DeadlockSearch::DeadlockSearch(const TraceIndex &i, const MustHappenBefore &m,
                                const DeadlockCandidateOptions &o,
                                DeadlockCandidateStats *st)

@@ -111,6 +111,5 @@ void searchHangs(DeadlockSearch &s);
 /// Events a thread can wait at for good under some rule: acq, racq,
 /// wait, join, semwait, barrier.
 bool mayBlock(trace::EventKind k);
-bool hasTwoHalves(trace::EventKind k);
 
 } // namespace racepredict::analysis::detail

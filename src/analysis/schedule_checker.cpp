@@ -27,10 +27,6 @@ std::string describeStep(const trace::Trace &t, size_t i, const Step &s) {
   return out + ")";
 }
 
-bool hasTwoHalves(EventKind k) {
-  return k == EventKind::Wait || k == EventKind::Barrier;
-}
-
 } // namespace
 
 std::optional<std::string> executeSchedule(ModelState &st,

@@ -89,6 +89,11 @@ inline bool isAtomic(EventKind k) {
   return k == EventKind::AtomicRead || k == EventKind::AtomicWrite ||
          k == EventKind::AtomicRmw;
 }
+/// Waits (release, then return) and barrier waits (arrival, then
+/// departure) are two steps of their thread in a schedule.
+inline bool hasTwoHalves(EventKind k) {
+  return k == EventKind::Wait || k == EventKind::Barrier;
+}
 inline bool isNotify(EventKind k) {
   return k == EventKind::Signal || k == EventKind::Broadcast;
 }
