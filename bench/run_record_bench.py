@@ -26,10 +26,10 @@ CLANG = "/usr/lib/llvm-14/bin/clang"
 
 # (program, arguments, full size, quick size)
 CASES = [
-    ("shared_counters.c", ["1"], "2000000", "200000"),
-    ("shared_counters.c", ["2"], "2000000", "200000"),
+    ("shared_counters.c", ["1"], "10000000", "200000"),
+    ("shared_counters.c", ["2"], "10000000", "200000"),
     ("work_queue.c", ["2"], "200000", "20000"),
-    ("cxx_containers.cpp", ["2"], "300000", "30000"),
+    ("cxx_containers.cpp", ["2"], "1000000", "30000"),
 ]
 
 

@@ -1,17 +1,22 @@
 //===- record/access_hooks.cpp - Loads, stores, ranges, atomics, branches -===//
 //
-// Every hook performs the access itself while holding the striped lock of
-// the address and takes its ticket inside that critical section: for each
-// address, ticket order is then access order, so the trace's total order is a
-// sequentially consistent observation (docs/recording.md). Values are
-// recorded sign-extended from the access size, so that a 4-byte -1 reads as
-// -1 whichever hook (scalar or range chunk) produced it.
+// Every hook performs the access itself and records its place in the order
+// of its stripe (state.h, docs/recording.md): writes, RMWs and reads that
+// must update the shadow lock the stripe's version word; other reads are
+// optimistic (seqlock) and write nothing shared. Values are recorded
+// sign-extended from the access size, so that a 4-byte -1 reads as -1
+// whichever hook (scalar or range chunk) produced it.
 //
 #include "state.h"
 
 #include "racepredict/abi/runtime.h"
 
 #include <string.h>
+
+extern "C" {
+void __racepredict_load_range(void *addr, void *buf, uint64_t n, uint32_t loc);
+void __racepredict_store_range(void *addr, void *buf, uint64_t n, uint32_t loc);
+}
 
 namespace racepredict::rt {
 namespace {
@@ -29,37 +34,89 @@ int64_t signExtend(uint64_t raw, unsigned size) {
   }
 }
 
-void putAccess(ThreadState *ts, uint64_t seq, unsigned kind, uint64_t lkey,
+void putAccess(ThreadState *ts, uint64_t order, unsigned kind, uint64_t lkey,
                unsigned size, int64_t value, uint32_t loc, const void *addr) {
   // Replay compares the real addresses of this run, never the location
   // key: a renamed key must not make two accesses look alike or apart.
   if (RP_UNLIKELY(gReplayOn))
     replayCommit(ts, kind, loc, nullptr, 0, key(addr), size);
-  uint8_t *p = beginAccess(ts, seq, kind, lkey, size, loc);
+  uint8_t *p = beginAccess(ts, order, kind, lkey, size, loc);
   p = putVarint(p, zigzag(value));
   endRecord(ts, p, loc);
 }
 
+/// What an access read or wrote: its value, location key and order field.
+struct Observed {
+  uint64_t raw;
+  uint64_t lkey;
+  uint64_t order;
+};
+
+/// Reads `size` bytes at `addr` (in one line) with its place in the
+/// stripe's order. Optimistic first: version, value, shadow, version again;
+/// an unchanged even version means no exclusive access overlapped, so the
+/// read sits between exclusive access v/2 and the next. A shadow miss or
+/// a value the shadow does not know (a hidden write: the address must be
+/// renamed) takes the lock instead.
+template <typename T, bool Atomic> T loadValue(const T *addr) {
+  if (Atomic)
+    return __atomic_load_n(addr, __ATOMIC_SEQ_CST);
+  T v;
+  memcpy(&v, addr, sizeof v);
+  return v;
+}
+template <typename T, bool Atomic> Observed readOrdered(const T *addr) {
+  constexpr unsigned size = sizeof(T);
+  uint64_t *w = versionFor(key(addr));
+  Observed o{0, 0, 0};
+  for (int tries = 0; tries < 4; ++tries) {
+    uint64_t v1 = __atomic_load_n(w, __ATOMIC_ACQUIRE);
+    if (v1 & 1) {
+      __builtin_ia32_pause();
+      continue;
+    }
+    T val = loadValue<T, Atomic>(addr);
+    memcpy(&o.raw, &val, size);
+    bool hit = shadowHit(key(addr), size, o.raw, &o.lkey);
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (__atomic_load_n(w, __ATOMIC_RELAXED) == v1 && hit) {
+      o.order = sharedField(v1);
+      return o;
+    }
+    if (!hit && __atomic_load_n(w, __ATOMIC_RELAXED) == v1)
+      break; // a miss: only the locked path can fill the shadow
+  }
+  uint64_t v = lockVersion(w);
+  o.raw = 0;
+  T val = loadValue<T, Atomic>(addr);
+  memcpy(&o.raw, &val, size);
+  o.lkey = locationKey(key(addr), size, o.raw, true);
+  unlockVersion(w, v);
+  o.order = exclusiveField(v);
+  return o;
+}
+
 template <typename T> T plainLoad(const void *addr, uint32_t loc) {
   ThreadState *ts = enter(kRecAccess);
-  if (!ts) {
+  if (!ts || RP_UNLIKELY(!inOneLine(key(addr), sizeof(T)))) {
     if (tlsState)
       tlsState->lastReadSeq = 0;
     T v;
-    memcpy(&v, addr, sizeof v);
+    if (ts) { // a line-straddling access: recorded as aligned chunks
+      leave(ts);
+      __racepredict_load_range(const_cast<void *>(addr), &v, sizeof v, loc);
+    } else {
+      memcpy(&v, addr, sizeof v);
+    }
     return v;
   }
-  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(addr));
-  spinLock(s);
-  uint64_t seq = takeSeq();
+  Observed o = readOrdered<T, false>(static_cast<const T *>(addr));
   T v;
-  memcpy(&v, addr, sizeof v);
-  uint64_t k = locationKey(key(addr), sizeof v, v, true);
-  spinUnlock(s);
+  memcpy(&v, &o.raw, sizeof v);
   if (!stopped()) {
-    putAccess(ts, seq, RP_READ, k, sizeof v, signExtend(v, sizeof v), loc,
-              addr);
-    noteRead(ts, seq);
+    putAccess(ts, o.order, RP_READ, o.lkey, sizeof v,
+              signExtend(o.raw, sizeof v), loc, addr);
+    noteRead(ts);
   } else {
     ts->lastReadSeq = 0;
   }
@@ -73,15 +130,21 @@ template <typename T> void plainStore(void *addr, T v, uint32_t loc) {
     memcpy(addr, &v, sizeof v);
     return;
   }
-  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(addr));
-  spinLock(s);
-  uint64_t seq = takeSeq();
+  if (RP_UNLIKELY(!inOneLine(key(addr), sizeof(T)))) {
+    leave(ts);
+    __racepredict_store_range(addr, &v, sizeof v, loc);
+    return;
+  }
+  uint64_t *w = versionFor(key(addr));
+  uint64_t ver = lockVersion(w);
   memcpy(addr, &v, sizeof v);
-  uint64_t k = locationKey(key(addr), sizeof v, v, false);
-  spinUnlock(s);
+  uint64_t raw = 0;
+  memcpy(&raw, &v, sizeof v);
+  uint64_t k = locationKey(key(addr), sizeof v, raw, false);
+  unlockVersion(w, ver);
   if (!stopped())
-    putAccess(ts, seq, RP_WRITE, k, sizeof v, signExtend(v, sizeof v), loc,
-              addr);
+    putAccess(ts, exclusiveField(ver), RP_WRITE, k, sizeof v,
+              signExtend(raw, sizeof v), loc, addr);
   leave(ts);
 }
 
@@ -95,33 +158,53 @@ unsigned chunkSize(uintptr_t a, uintptr_t b, uint64_t n) {
   return 1;
 }
 
-/// Copies one chunk from `src` to `dst`, recording the read of `src` (when
-/// recordRead) and the write of `dst` (when recordWrite), each atomically
-/// with its ticket.
+/// A recorded read of an aligned chunk of g bytes.
+Observed readChunk(const void *src, unsigned g) {
+  switch (g) {
+  case 1:
+    return readOrdered<uint8_t, false>(static_cast<const uint8_t *>(src));
+  case 2:
+    return readOrdered<uint16_t, false>(static_cast<const uint16_t *>(src));
+  case 4:
+    return readOrdered<uint32_t, false>(static_cast<const uint32_t *>(src));
+  default:
+    return readOrdered<uint64_t, false>(static_cast<const uint64_t *>(src));
+  }
+}
+
+/// Copies one aligned chunk from `src` to `dst`, recording the read of
+/// `src` (when recordRead) and the write of `dst` (when recordWrite), each
+/// with its place in its stripe's order.
 void copyChunk(ThreadState *ts, void *dst, const void *src, unsigned g,
                bool recordRead, bool recordWrite, uint32_t loc) {
   uint64_t raw = 0;
-  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(src));
-  spinLock(s);
-  uint64_t seq = recordRead ? takeSeq() : 0;
-  memcpy(&raw, src, g);
-  uint64_t k = recordRead ? locationKey(key(src), g, raw, true) : 0;
-  spinUnlock(s);
-  if (recordRead && !stopped())
-    putAccess(ts, seq, RP_READ, k, g, signExtend(raw, g), loc, src);
-  if (recordRead)
+  if (recordRead) {
+    Observed o = readChunk(src, g);
+    raw = o.raw;
+    if (!stopped())
+      putAccess(ts, o.order, RP_READ, o.lkey, g, signExtend(raw, g), loc, src);
     ts->readsSinceBranch = true;
-  volatile uint32_t *d = stripeFor(reinterpret_cast<uintptr_t>(dst));
-  spinLock(d);
-  seq = recordWrite ? takeSeq() : 0;
-  memcpy(dst, &raw, g);
-  k = recordWrite ? locationKey(key(dst), g, raw, false) : 0;
-  spinUnlock(d);
-  if (recordWrite && !stopped())
-    putAccess(ts, seq, RP_WRITE, k, g, signExtend(raw, g), loc, dst);
+  } else {
+    memcpy(&raw, src, g);
+  }
+  if (recordWrite) {
+    uint64_t *w = versionFor(key(dst));
+    uint64_t ver = lockVersion(w);
+    memcpy(dst, &raw, g);
+    uint64_t k = locationKey(key(dst), g, raw, false);
+    unlockVersion(w, ver);
+    if (!stopped())
+      putAccess(ts, exclusiveField(ver), RP_WRITE, k, g, signExtend(raw, g),
+                loc, dst);
+  } else {
+    memcpy(dst, &raw, g);
+  }
   // Long ranges fill the buffer: flush between chunks, not only at leave().
-  if (ts->len + kMaxRecord * 2 > ts->cap && !stopped())
-    flushThread(ts);
+  if (ts->len + kMaxRecord * 2 > ts->cap) {
+    __atomic_thread_fence(__ATOMIC_SEQ_CST); // as in leave()
+    if (!stopped())
+      flushThread(ts);
+  }
 }
 
 /// A range copy where either side may be private (the pass passes its own
@@ -157,16 +240,13 @@ template <typename T> T atomicLoad(T *addr, uint32_t loc) {
       tlsState->lastReadSeq = 0;
     return __atomic_load_n(addr, __ATOMIC_SEQ_CST);
   }
-  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(addr));
-  spinLock(s);
-  uint64_t seq = takeSeq();
-  T v = __atomic_load_n(addr, __ATOMIC_SEQ_CST);
-  uint64_t k = locationKey(key(addr), sizeof v, v, true);
-  spinUnlock(s);
+  Observed o = readOrdered<T, true>(addr);
+  T v;
+  memcpy(&v, &o.raw, sizeof v);
   if (!stopped()) {
-    putAccess(ts, seq, RP_ATOMIC_READ, k, sizeof v, signExtend(v, sizeof v),
-              loc, addr);
-    noteRead(ts, seq);
+    putAccess(ts, o.order, RP_ATOMIC_READ, o.lkey, sizeof v,
+              signExtend(o.raw, sizeof v), loc, addr);
+    noteRead(ts);
   }
   leave(ts);
   return v;
@@ -178,15 +258,14 @@ template <typename T> void atomicStore(T *addr, T v, uint32_t loc) {
     __atomic_store_n(addr, v, __ATOMIC_SEQ_CST);
     return;
   }
-  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(addr));
-  spinLock(s);
-  uint64_t seq = takeSeq();
+  uint64_t *w = versionFor(key(addr));
+  uint64_t ver = lockVersion(w);
   __atomic_store_n(addr, v, __ATOMIC_SEQ_CST);
   uint64_t k = locationKey(key(addr), sizeof v, v, false);
-  spinUnlock(s);
+  unlockVersion(w, ver);
   if (!stopped())
-    putAccess(ts, seq, RP_ATOMIC_WRITE, k, sizeof v, signExtend(v, sizeof v),
-              loc, addr);
+    putAccess(ts, exclusiveField(ver), RP_ATOMIC_WRITE, k, sizeof v,
+              signExtend(v, sizeof v), loc, addr);
   leave(ts);
 }
 
@@ -244,9 +323,8 @@ template <typename T> T applyRmw(T old, T v, uint32_t op) {
 
 template <typename T> T atomicRmw(T *addr, T v, uint32_t op, uint32_t loc) {
   ThreadState *ts = enter(kRecAtomic);
-  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(addr));
-  if (ts)
-    spinLock(s);
+  uint64_t *w = versionFor(key(addr));
+  uint64_t ver = ts ? lockVersion(w) : 0;
   // A CAS loop stays correct against uninstrumented code updating the same
   // word (libstdc++ internals) even though instrumented code is excluded by
   // the stripe lock.
@@ -260,18 +338,18 @@ template <typename T> T atomicRmw(T *addr, T v, uint32_t op, uint32_t loc) {
       tlsState->lastReadSeq = 0;
     return old;
   }
-  uint64_t seq = takeSeq();
   uint64_t k = locationKey(key(addr), sizeof(T), old, true);
   locationKey(key(addr), sizeof(T), nv, false);
-  spinUnlock(s);
+  unlockVersion(w, ver);
   if (!stopped()) {
     if (RP_UNLIKELY(gReplayOn))
       replayCommit(ts, RP_ATOMIC_RMW, loc, nullptr, 0, key(addr), sizeof(T));
-    uint8_t *p = beginAccess(ts, seq, RP_ATOMIC_RMW, k, sizeof(T), loc);
+    uint8_t *p =
+        beginAccess(ts, exclusiveField(ver), RP_ATOMIC_RMW, k, sizeof(T), loc);
     p = putVarint(p, zigzag(signExtend(nv, sizeof(T))));
     p = putVarint(p, zigzag(signExtend(old, sizeof(T))));
     endRecord(ts, p, loc);
-    noteRead(ts, seq);
+    noteRead(ts);
   }
   leave(ts);
   return old;
@@ -280,9 +358,8 @@ template <typename T> T atomicRmw(T *addr, T v, uint32_t op, uint32_t loc) {
 template <typename T>
 T atomicCas(T *addr, T expected, T desired, uint32_t loc) {
   ThreadState *ts = enter(kRecAtomic);
-  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(addr));
-  if (ts)
-    spinLock(s);
+  uint64_t *w = versionFor(key(addr));
+  uint64_t ver = ts ? lockVersion(w) : 0;
   T old = expected;
   bool ok = __atomic_compare_exchange_n(addr, &old, desired, false,
                                         __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -291,23 +368,23 @@ T atomicCas(T *addr, T expected, T desired, uint32_t loc) {
       tlsState->lastReadSeq = 0;
     return old;
   }
-  uint64_t seq = takeSeq();
   uint64_t k = locationKey(key(addr), sizeof(T), old, true);
   if (ok)
     locationKey(key(addr), sizeof(T), desired, false);
-  spinUnlock(s);
+  unlockVersion(w, ver);
   if (!stopped()) {
     // A failed CAS only read; a successful one is a read-modify-write.
     if (RP_UNLIKELY(gReplayOn))
       replayCommit(ts, ok ? RP_ATOMIC_RMW : RP_ATOMIC_READ, loc, nullptr, 0,
                    key(addr), sizeof(T));
-    uint8_t *p = beginAccess(ts, seq, ok ? RP_ATOMIC_RMW : RP_ATOMIC_READ, k,
-                             sizeof(T), loc);
+    uint8_t *p =
+        beginAccess(ts, exclusiveField(ver),
+                    ok ? RP_ATOMIC_RMW : RP_ATOMIC_READ, k, sizeof(T), loc);
     if (ok)
       p = putVarint(p, zigzag(signExtend(desired, sizeof(T))));
     p = putVarint(p, zigzag(signExtend(old, sizeof(T))));
     endRecord(ts, p, loc);
-    noteRead(ts, seq);
+    noteRead(ts);
   }
   leave(ts);
   return old;
@@ -318,12 +395,11 @@ void plainBranch(ThreadState *ts, uint32_t loc) {
   // constraint (its dependences are a subset of that branch's): drop it.
   if (!ts->readsSinceBranch)
     return;
-  uint64_t seq = takeSeq();
   if (stopped())
     return;
   if (RP_UNLIKELY(gReplayOn))
     replayCommit(ts, RP_BRANCH, loc, nullptr, 0, 0, 0);
-  uint8_t *p = beginRecord(ts, seq, RP_BRANCH, loc);
+  uint8_t *p = beginCode(ts, RP_BRANCH, loc);
   p = putVarint(p, 0);
   endRecord(ts, p, loc);
   ts->readsSinceBranch = false;
@@ -440,14 +516,15 @@ void __racepredict_branch_deps(uint32_t loc, void *seqs, uint32_t n) {
     leave(ts);
     return;
   }
-  uint64_t seq = takeSeq();
   if (!stopped()) {
     if (RP_UNLIKELY(gReplayOn))
       replayCommit(ts, RP_BRANCH, loc, nullptr, 0, 0, 0);
-    uint8_t *p = beginRecord(ts, seq, RP_BRANCH, loc);
+    // Dependences count back among this thread's events (format v3).
+    uint64_t self = ts->events + 1;
+    uint8_t *p = beginCode(ts, RP_BRANCH, loc);
     p = putVarint(p, m + 1);
     for (uint32_t k = 0; k < m; ++k)
-      p = putVarint(p, seq - uniq[k]);
+      p = putVarint(p, self - uniq[k]);
     endRecord(ts, p, loc);
   }
   leave(ts);

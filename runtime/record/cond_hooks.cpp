@@ -55,6 +55,10 @@ int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
              const struct timespec *deadline, uint32_t loc) {
   if (RP_UNLIKELY(gReplayOn))
     return replayCondWait(c, m, clk, deadline, loc);
+  // The release half records no event, but what this thread did before it
+  // must precede the notify that wakes it and the next owner of the mutex:
+  // a ticket now, before any notify can mark us, orders it so.
+  recordMark();
   Waiter w = {c, 0, 0, nullptr, nullptr};
   spinLock(&gCondLock);
   w.prev = gTail;

@@ -1,14 +1,16 @@
 //===- record/state.h - Recorder state: threads, tickets, stripes --------===//
 //
-// The recorder's consistency protocol (docs/recording.md):
-//   * one global ticket counter gives every event its `seq`, the observed
-//     total order;
-//   * a memory access takes the striped lock of its address, then its ticket,
-//     performs the access and records the value before unlocking, so for
-//     each address ticket order = access order and a read's value is the
-//     value of the last write before it;
-//   * acquire-like events take their ticket after the real operation
-//     succeeded, release-like events before the real operation.
+// The recorder's consistency protocol (docs/recording.md, format v3):
+//   * memory accesses are ordered per stripe (a 64-byte line of the address
+//     space, hashed into 2^RP_STRIPE_BITS version words): a write, RMW or
+//     first-seen read locks the version word (odd), performs the access and
+//     bumps it to the next even value; an ordinary read is optimistic (a
+//     seqlock read: version, value, version again) and writes nothing
+//     shared. Each access records its place in its stripe's order;
+//   * synchronisation events take a global ticket `seq` (acquire-like after
+//     the real operation succeeded, release-like before it);
+//   * the reader merges the threads' records by a topological sort of
+//     program order, stripe order and ticket order (binary_merge.cpp).
 // Events are varint-encoded straight into a per-thread buffer (format.h).
 //
 #pragma once
@@ -35,12 +37,14 @@ inline constexpr uint32_t kMaxFrames = 64;
 inline constexpr uint32_t kMaxRecord = 128 + 24 + kMaxFrames * 5;
 
 struct ThreadState {
-  uint8_t *buf;      ///< records of the current block (without its header)
-  uint32_t cap;      ///< bytes in buf
-  uint32_t len;      ///< committed bytes
-  uint64_t firstSeq; ///< seq of the block's first record
-  uint64_t lastSeq;  ///< seq of the block's last record
-  uint32_t count;    ///< committed records in the block
+  uint8_t *buf;       ///< records of the current block (without its header)
+  uint32_t cap;       ///< bytes in buf
+  uint32_t len;       ///< committed bytes
+  uint64_t firstSeq;  ///< seq of the block's first ticketed record
+  uint64_t lastSeq;   ///< seq of the block's last ticketed record
+  bool seqBased;      ///< the block's firstSeq has been set
+  uint64_t prevOrder; ///< stripe-order field of the block's previous access
+  uint32_t count;     ///< committed records in the block
   /// len | count << 32, published together so that the exit flusher never
   /// pairs a byte length with the record count of another moment.
   uint64_t published;
@@ -55,9 +59,10 @@ struct ThreadState {
   /// with none adds no constraint under the plain rule and is dropped.
   bool readsSinceBranch;
   bool ended;
-  /// Ticket of the latest load hook, 0 if it was not recorded (branch_deps).
+  /// Index (1-based, among this thread's event records) of the latest load
+  /// hook's record, 0 if it was not recorded (branch_deps).
   uint64_t lastReadSeq;
-  uint64_t events; ///< records written by this thread (for verbose=1)
+  uint64_t events; ///< event records written by this thread
   /// Shadow call stack (func_enter/func_exit): the call site of each frame.
   /// depth may exceed kMaxFrames (deep recursion); only the outermost
   /// kMaxFrames frames are kept. The trace knows the stack as traceDepth
@@ -105,22 +110,50 @@ inline void spinUnlock(volatile uint32_t *l) {
   __atomic_store_n(l, 0, __ATOMIC_RELEASE);
 }
 
-/// Striped per-address locks: one cache line each.
+/// Striped spin locks for synchronisation objects (trylock, unlock and
+/// timed-lock retries), one cache line each.
 inline constexpr unsigned kStripeBits = 12;
 struct alignas(64) Stripe {
   volatile uint32_t lock;
 };
 extern Stripe gStripes[1u << kStripeBits];
-inline uint32_t stripeIndex(uintptr_t addr) {
-  // The 8-byte granule's low bits: neighbouring granules use neighbouring
-  // stripes (no contention between neighbours), and each shadow set below
-  // belongs to exactly one stripe. All aligned accesses of up to 8 bytes to
-  // one granule share a stripe.
-  return static_cast<uint32_t>(addr >> 3) & ((1u << kStripeBits) - 1);
-}
 inline volatile uint32_t *stripeFor(uintptr_t addr) {
-  return &gStripes[stripeIndex(addr)].lock;
+  return &gStripes[static_cast<uint32_t>(addr >> 3) & ((1u << kStripeBits) - 1)]
+              .lock;
 }
+
+/// Memory-access stripes: one version word per stripe (format.h
+/// RP_STRIPE_*: a 64-byte line of the address space, modulo 2^16 lines). An
+/// even version v means free with v/2 exclusive accesses done; odd means an
+/// exclusive access is in progress. Neighbouring lines use neighbouring
+/// words, so threads working on different lines rarely share a word's line
+/// and a program's own false sharing is not made worse.
+extern uint64_t gVersions[1u << RP_STRIPE_BITS];
+inline uint64_t *versionFor(uintptr_t addr) {
+  return &gVersions[(addr >> RP_STRIPE_SHIFT) & ((1u << RP_STRIPE_BITS) - 1)];
+}
+/// True when [addr, addr + size) lies in one stripe line.
+inline bool inOneLine(uintptr_t addr, unsigned size) {
+  return ((addr ^ (addr + size - 1)) >> RP_STRIPE_SHIFT) == 0;
+}
+uint64_t lockVersionSlow(uint64_t *w);
+/// Locks a stripe for an exclusive access; returns the even version found.
+inline uint64_t lockVersion(uint64_t *w) {
+  uint64_t v = __atomic_load_n(w, __ATOMIC_RELAXED);
+  if (RP_LIKELY(!(v & 1)) &&
+      __atomic_compare_exchange_n(w, &v, v + 1, false, __ATOMIC_ACQUIRE,
+                                  __ATOMIC_RELAXED))
+    return v;
+  return lockVersionSlow(w);
+}
+inline void unlockVersion(uint64_t *w, uint64_t v) {
+  __atomic_store_n(w, v + 2, __ATOMIC_RELEASE);
+}
+/// The stripe-order field of an access (format.h): an exclusive access that
+/// found version v is exclusive access number v/2 + 1 (field v + 2); a
+/// shared read that saw v comes after v/2 exclusive ones (field v + 1).
+inline uint64_t exclusiveField(uint64_t v) { return v + 2; }
+inline uint64_t sharedField(uint64_t v) { return v + 1; }
 
 /// Shadow of the last recorded value per address, to notice writes the
 /// trace cannot show (uninstrumented code, the kernel, calloc). A
@@ -129,23 +162,45 @@ inline volatile uint32_t *stripeFor(uintptr_t addr) {
 /// neighbouring sets, so the pages touched grow with the program's working
 /// set (about 12 bytes of shadow per byte accessed), as TSan's shadow does.
 /// A set's low bits are its stripe, so a slot is only touched under its
-/// stripe lock.
+/// stripe's version lock; optimistic reads only look (shadowHit) and are
+/// validated by the version.
 inline constexpr unsigned kShadowSetBits = 20;
 inline constexpr unsigned kShadowWays = 4;
 inline constexpr size_t kShadowSlots =
     (size_t{1} << kShadowSetBits) * kShadowWays;
-static_assert(kShadowSetBits >= kStripeBits, "a set must map to one stripe");
+static_assert(kShadowSetBits >= RP_STRIPE_BITS + RP_STRIPE_SHIFT - 3,
+              "a set must map to one stripe");
 struct ShadowSlot {
   uint64_t tag; ///< addr | size << 48; 0 = empty
   uint64_t raw; ///< last recorded value, zero-extended
   uint64_t key; ///< the address's current location key (0 = the address)
 };
-/// Per set: the next way to evict (low bits) and whether the set has ever
-/// evicted a slot (bit 7): then a miss may be an address seen before.
+/// Per set: the next way to evict (low bits), whether the set holds any
+/// slot (kSetUsed) and whether it has ever evicted one (bit 7): then a miss
+/// may be an address seen before.
+inline constexpr uint8_t kSetUsed = 0x40;
 extern ShadowSlot *gShadow;
 extern uint8_t *gShadowMeta;
 /// Fresh location keys for renamed addresses (bit 63 set, never reused).
 uint64_t freshKey(uintptr_t addr);
+/// Without the lock: true when the shadow holds `addr` with this size and
+/// value, so that an observing access changes nothing; *k is then its key.
+inline bool shadowHit(uintptr_t addr, unsigned size, uint64_t raw,
+                      uint64_t *k) {
+  size_t set = (addr >> 3) & ((size_t{1} << kShadowSetBits) - 1);
+  if (!(gShadowMeta[set] & kSetUsed))
+    return false; // never read the slots of an unused set (see locationKey)
+  const ShadowSlot *ways = &gShadow[set * kShadowWays];
+  uint64_t tag = addr | static_cast<uint64_t>(size) << 48;
+  for (unsigned w = 0; w < kShadowWays; ++w)
+    if (ways[w].tag == tag) {
+      if (ways[w].raw != raw)
+        return false;
+      *k = ways[w].key ? ways[w].key : addr;
+      return true;
+    }
+  return false;
+}
 /// Under the stripe lock of `addr`: the location key to record. When an
 /// observing access finds a value other than the last recorded one, the
 /// address is *renamed* to a fresh key: the read then starts a new location
@@ -159,6 +214,14 @@ inline uint64_t locationKey(uintptr_t addr, unsigned size, uint64_t raw,
   size_t set = (addr >> 3) & ((size_t{1} << kShadowSetBits) - 1);
   ShadowSlot *ways = &gShadow[set * kShadowWays];
   uint64_t tag = addr | static_cast<uint64_t>(size) << 48;
+  if (!(gShadowMeta[set] & kSetUsed)) {
+    // The set's first slot: written without reading the page first. A read
+    // would map the shared zero page and the write then copy it, which in a
+    // multi-threaded process flushes every core's TLB (an IPI per page).
+    gShadowMeta[set] |= kSetUsed;
+    ways[0] = {tag, raw, 0};
+    return addr;
+  }
   ShadowSlot *s = nullptr;
   for (unsigned w = 0; w < kShadowWays; ++w)
     if (ways[w].tag && (ways[w].tag & 0xFFFFFFFFFFFFull) == addr) {
@@ -177,7 +240,8 @@ inline uint64_t locationKey(uintptr_t addr, unsigned size, uint64_t raw,
         s = &ways[w];
     if (!s) {
       s = &ways[meta & (kShadowWays - 1)];
-      meta = static_cast<uint8_t>(((meta + 1) & (kShadowWays - 1)) | 0x80);
+      meta = static_cast<uint8_t>(((meta + 1) & (kShadowWays - 1)) | 0x80 |
+                                  kSetUsed);
     }
     if (observes && (meta & 0x80))
       k = freshKey(addr);
@@ -187,6 +251,11 @@ inline uint64_t locationKey(uintptr_t addr, unsigned size, uint64_t raw,
   s->key = k;
   return k ? k : addr;
 }
+
+/// A ticket-only record (format.h RP_MARK): orders the thread's earlier
+/// accesses before every later ticket, at a moment that records no event
+/// (a condition wait's release half, a barrier arrival).
+void recordMark();
 
 inline uint64_t takeSeq() {
   return __atomic_fetch_add(&gSeq, 1, __ATOMIC_SEQ_CST);
@@ -206,11 +275,10 @@ inline ThreadState *enter(uint32_t category) {
   if (RP_UNLIKELY(ts->inHook || !(g.opts.eventMask & category) || ts->ended))
     return nullptr;
   ts->inHook = 1;
-  // The caller's next locked instruction (stripe lock or ticket) orders this
-  // store before its check of g.stopping, as the exit flusher requires.
-#if !defined(__x86_64__) && !defined(__i386__)
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-#endif
+  // No fence: an optimistic read takes no locked instruction, so its
+  // stopped() check may pass the inHook store. That only loses a record
+  // written after the flusher's snapshot of `published`; the one step that
+  // must not overlap the flusher, flushThread, fences first (leave()).
   // Replay: wait for this event's turn before the hook takes any lock.
   if (RP_UNLIKELY(gReplayOn))
     replayGate(ts);
@@ -222,8 +290,12 @@ inline bool stopped() {
 }
 void flushThread(ThreadState *ts);
 inline void leave(ThreadState *ts) {
-  if (RP_UNLIKELY(ts->len + kMaxRecord > ts->cap) && !stopped())
-    flushThread(ts);
+  if (RP_UNLIKELY(ts->len + kMaxRecord > ts->cap)) {
+    // Dekker with finishTrace: inHook = 1, fence, read g.stopping.
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (!stopped())
+      flushThread(ts);
+  }
   __atomic_store_n(&ts->inHook, 0, __ATOMIC_RELEASE);
 }
 
@@ -247,19 +319,27 @@ inline uint32_t shownDepth(const ThreadState *ts) {
   return ts->depth < kMaxFrames ? ts->depth : kMaxFrames;
 }
 
-/// Starts a record of `kind` (with its size code, if any) with ticket `seq`;
-/// returns the write cursor.
-inline uint8_t *beginRecord(ThreadState *ts, uint64_t seq, unsigned kind,
-                            uint32_t loc) {
+/// Starts a record of `kind` (code byte plus RP_HAS_SRC) and the stack
+/// record that must precede it; returns the write cursor.
+inline uint8_t *beginCode(ThreadState *ts, unsigned kind, uint32_t loc) {
   uint8_t *p = ts->buf + ts->len;
   if (RP_UNLIKELY(ts->synced != ts->traceDepth || ts->synced != shownDepth(ts)))
     p = putStackRecord(ts, p);
   *p++ = static_cast<uint8_t>(kind | (loc ? RP_HAS_SRC : 0));
-  if (ts->count == 0)
-    ts->firstSeq = seq, ts->lastSeq = seq - 1;
+  return p;
+}
+/// Appends a ticket as the delta from the block's previous one.
+inline uint8_t *putSeq(ThreadState *ts, uint8_t *p, uint64_t seq) {
+  if (!ts->seqBased)
+    ts->firstSeq = seq, ts->lastSeq = seq - 1, ts->seqBased = true;
   p = putVarint(p, seq - ts->lastSeq - 1);
   ts->lastSeq = seq;
   return p;
+}
+/// Starts a ticketed record of `kind` with ticket `seq`.
+inline uint8_t *beginRecord(ThreadState *ts, uint64_t seq, unsigned kind,
+                            uint32_t loc) {
+  return putSeq(ts, beginCode(ts, kind, loc), seq);
 }
 /// Appends the source id and publishes the record to the exit flusher.
 inline void endRecord(ThreadState *ts, uint8_t *p, uint32_t loc) {
@@ -287,11 +367,14 @@ inline uint8_t *putLocation(ThreadState *ts, uint8_t *p, uint64_t lkey) {
   ts->prevLoc = lkey;
   return p;
 }
-/// Starts an access record: code with size code, seq, location, [size].
-inline uint8_t *beginAccess(ThreadState *ts, uint64_t seq, unsigned kind,
+/// Starts an access record: code with size code, stripe-order field (as
+/// the delta from the block's previous one), location, [size].
+inline uint8_t *beginAccess(ThreadState *ts, uint64_t order, unsigned kind,
                             uint64_t lkey, unsigned size, uint32_t loc) {
   unsigned sc = sizeCode(size);
-  uint8_t *p = beginRecord(ts, seq, kind | sc << RP_SIZE_SHIFT, loc);
+  uint8_t *p = beginCode(ts, kind | sc << RP_SIZE_SHIFT, loc);
+  p = putVarint(p, zigzag(static_cast<int64_t>(order - ts->prevOrder)));
+  ts->prevOrder = order;
   p = putLocation(ts, p, lkey);
   if (sc == RP_SIZE_VARINT)
     p = putVarint(p, size);
@@ -322,10 +405,11 @@ inline ThreadState *enterAttached(uint32_t category) {
   return ts;
 }
 
-/// Marks a recorded read for the plain-branch filter and branch_deps.
-inline void noteRead(ThreadState *ts, uint64_t seq) {
+/// Marks the read just recorded for the plain-branch filter and
+/// branch_deps (which name it by its index among the thread's events).
+inline void noteRead(ThreadState *ts) {
   ts->readsSinceBranch = true;
-  ts->lastReadSeq = seq;
+  ts->lastReadSeq = ts->events;
 }
 
 // --- lifecycle (trace_writer.cpp, init.cpp) -------------------------------

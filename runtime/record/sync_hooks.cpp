@@ -223,6 +223,8 @@ int __racepredict_pthread_barrier_destroy(pthread_barrier_t *b, uint32_t) {
 int __racepredict_pthread_barrier_wait(pthread_barrier_t *b, uint32_t loc) {
   if (RP_UNLIKELY(gReplayOn))
     replayBarrierArrive(b, loc);
+  else
+    recordMark(); // the arrival: before every departure's ticket
   int r = real_pthread_barrier_wait()(b);
   if (RP_UNLIKELY(gReplayOn))
     replayAfterBlocking();

@@ -27,6 +27,7 @@ namespace racepredict::rt {
 
 Globals g;
 alignas(64) uint64_t gSeq;
+alignas(64) uint64_t gVersions[1u << RP_STRIPE_BITS];
 Stripe gStripes[1u << kStripeBits];
 ShadowSlot *gShadow;
 uint8_t *gShadowMeta;
@@ -35,12 +36,28 @@ uint64_t freshKey(uintptr_t addr) {
   static uint64_t renames;
   uint64_t n = __atomic_add_fetch(&renames, 1, __ATOMIC_RELAXED);
   // The first 65535 renames keep the address readable in the low 47 bits;
-  // later ones are a bare counter (field 0), so keys never repeat.
+  // later ones keep its low 22 bits below a counter, so keys never repeat.
+  // Either way the key's bits 6-21 are the address's: the reader finds the
+  // stripe of every access from its location key (format.h).
   if (n < (1u << 16))
     return 1ull << 63 | n << 47 | (addr & ((1ull << 47) - 1));
-  return 1ull << 63 | (n - (1u << 16));
+  return 1ull << 63 | (n - (1u << 16)) << 22 | (addr & ((1ull << 22) - 1));
 }
 RP_TLS ThreadState *tlsState;
+
+uint64_t lockVersionSlow(uint64_t *w) {
+  for (unsigned spins = 0;; ++spins) {
+    uint64_t v = __atomic_load_n(w, __ATOMIC_RELAXED);
+    if (!(v & 1) &&
+        __atomic_compare_exchange_n(w, &v, v + 1, false, __ATOMIC_ACQUIRE,
+                                    __ATOMIC_RELAXED))
+      return v;
+    if (spins < 128)
+      __builtin_ia32_pause();
+    else
+      sched_yield(); // the holder may be descheduled: let it run
+  }
+}
 
 void spinSlow(volatile uint32_t *l) {
   for (unsigned spins = 0;; ++spins) {
@@ -109,7 +126,10 @@ void flushThread(ThreadState *ts) {
   spinUnlock(&g.fileLock);
   ts->count = 0;
   ts->len = 0;
-  ts->prevLoc = 0; // location deltas restart in every block
+  ts->prevLoc = 0; // location and order deltas restart in every block
+  ts->prevOrder = 0;
+  ts->seqBased = false;
+  ts->firstSeq = 0;
   __atomic_store_n(&ts->published, 0, __ATOMIC_RELEASE);
 }
 
@@ -289,6 +309,24 @@ void recordBlockEvent(ThreadState *ts, uint64_t seq, unsigned kind,
   p = putLocation(ts, p, lkey);
   p = putVarint(p, size);
   endRecord(ts, p, loc);
+}
+
+void recordMark() {
+  ThreadState *ts = enter(kRecSync);
+  if (!ts)
+    return;
+  uint64_t seq = takeSeq();
+  if (!stopped()) {
+    uint8_t *p = ts->buf + ts->len;
+    *p++ = RP_MARK;
+    p = putSeq(ts, p, seq);
+    ts->count += 1;
+    ts->len = static_cast<uint32_t>(p - ts->buf);
+    __atomic_store_n(&ts->published,
+                     uint64_t{ts->len} | uint64_t{ts->count} << 32,
+                     __ATOMIC_RELEASE);
+  }
+  leave(ts);
 }
 
 void recordSync(unsigned kind, uint32_t loc, const uint64_t *ops, int n,

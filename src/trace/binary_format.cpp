@@ -1,6 +1,7 @@
 //===- trace/binary_format.cpp - Binary trace writer and format sniffing --===//
 //
-// The writer of the version-2 layout of trace/format.h; the reader lives in
+// The writer of the version-2 layout of trace/format.h (the runtime writes
+// version 3); the reader lives in
 // binary_reader.cpp (bytes) and binary_resolve.cpp (whole-trace checks),
 // the varint codec in binary_codec.h. The writer mimics the recording runtime:
 // every thread fills its own buffer and a buffer is flushed as one EVENTS
@@ -31,6 +32,9 @@ using codec::zigzag;
 
 /// Records per EVENTS block at most (the runtime's buffer size).
 constexpr size_t kWindow = 4096;
+/// convert writes the version-2 layout: it knows the global order, and a
+/// seq per record is what v1/v2 readers (and tests outside this repo) read.
+constexpr unsigned kWrittenVersion = 2;
 /// NAMES/SOURCES/INIT blocks are split at about this many payload bytes.
 constexpr size_t kMetaBlockBytes = 64 * 1024;
 
@@ -40,7 +44,7 @@ public:
 
   void header() {
     std::string h(RP_TRACE_MAGIC, sizeof(RP_TRACE_MAGIC)); // with its NUL
-    codec::putU16(h, RP_TRACE_VERSION);
+    codec::putU16(h, kWrittenVersion);
     h.push_back(1); // little-endian
     h.push_back(static_cast<char>(sizeof(void *)));
     codec::putU32(h, 0); // flags

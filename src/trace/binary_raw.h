@@ -43,6 +43,9 @@ struct KeySpace {
   }
 };
 
+/// How a v3 record is placed in the observed order (format.h).
+enum class Order : uint8_t { Ticket, Stripe, Free };
+
 struct RawTrace {
   /// Holds rmwOld and custom args (args as provisional custom ids).
   Trace t;
@@ -78,10 +81,27 @@ struct RawTrace {
   /// Branch events with deps: extra indexes depOff (CSR over depSeqs).
   std::vector<size_t> depOff{0};
   std::vector<uint64_t> depSeqs;
+  /// v3: per event how it is ordered (empty for v1/v2). seqs then holds a
+  /// ticket, a stripe-order field or 0; notify holds tickets + 1 and depSeqs
+  /// indexes among the thread's events (1-based) until mergeOrders.
+  std::vector<uint8_t> order;
+  /// v3 mark records: a ticket of `thread` after its events below `pos`.
+  struct Mark {
+    uint32_t thread;
+    uint64_t seq;
+    uint32_t pos;
+  };
+  std::vector<Mark> marks;
   /// The file ended before its END block: references past the cut are
   /// dropped instead of being errors.
   bool cut = false;
 };
+
+/// v3: merges the threads' events into one observed order (a topological
+/// order of program, ticket and stripe order) and rewrites seqs, notify and
+/// depSeqs as for v2. On a cut file, events that cannot be ordered (what
+/// they wait for was lost) are dropped. binary_merge.cpp.
+Expected<bool> mergeOrders(RawTrace &raw, const std::string &name);
 
 /// Binds names, orders by seq, resolves seqs to indices, validates what the
 /// text reader validates and runs finishTrace. `name` is for messages.

@@ -125,6 +125,9 @@ private:
   Expected<bool> events(Cursor &c, bool complete);
   /// One record; returns false (without an error) when it is incomplete.
   Expected<bool> record(Cursor &c, uint64_t threadKey, uint64_t *prevSeq);
+  /// A v3 mark record: a ticket that orders the thread's earlier events.
+  Expected<bool> markRecord(Fields &f, uint64_t start, uint64_t threadKey,
+                            uint64_t *prevSeq);
   /// A v2 stack record: moves the thread's current stack node.
   Expected<bool> stackRecord(Fields &f, uint64_t start, uint64_t threadKey);
 
@@ -136,7 +139,10 @@ private:
   std::unordered_map<uint64_t, size_t> sourceIndex_; ///< duplicate check
   std::vector<uint64_t> list_; ///< scratch: a record's dependences or args
   unsigned version_ = RP_TRACE_VERSION;
-  uint64_t prevLoc_ = 0; ///< v2: previous location key of the EVENTS block
+  uint64_t prevLoc_ = 0;   ///< v2: previous location key of the EVENTS block
+  uint64_t prevOrder_ = 0; ///< v3: previous stripe-order field of the block
+  /// v3: each thread's events so far (branch dependences count back).
+  std::unordered_map<uint64_t, uint64_t> eventsOfThread_;
   /// v2: each thread's current call-stack node (carried across its blocks).
   std::unordered_map<uint64_t, uint32_t> stackOfThread_;
 };
@@ -362,6 +368,7 @@ Expected<bool> BinaryReader::events(Cursor &c, bool complete) {
                            std::to_string(c.remaining()) + " bytes");
   uint64_t prev = firstSeq - 1; // wraps for 0; the first delta adds it back
   prevLoc_ = 0;
+  prevOrder_ = 0;
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t recStart = c.offset();
     auto r = record(c, threadKey, &prev);
@@ -389,11 +396,19 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   unsigned sizeCode = version_ >= 2 ? (code >> RP_SIZE_SHIFT) & 3 : 0;
   if (f.st == Status::Ok && version_ >= 2 && code == RP_STACK)
     return stackRecord(f, start, threadKey);
-  uint64_t delta = f.v();
+  if (f.st == Status::Ok && version_ >= 3 && code == RP_MARK)
+    return markRecord(f, start, threadKey, prevSeq);
   if (f.st == Status::Ok && kindCode >= kNumEventKinds)
     return fail(start, "unknown event kind " + std::to_string(kindCode));
   Event e{};
   e.kind = static_cast<EventKind>(kindCode);
+  // v3 (format.h): accesses carry a stripe-order delta, branches nothing,
+  // everything else a seq delta.
+  Order order = version_ < 3                  ? Order::Ticket
+                : isAccess(e.kind)            ? Order::Stripe
+                : e.kind == EventKind::Branch ? Order::Free
+                                              : Order::Ticket;
+  uint64_t delta = order == Order::Free ? 0 : f.v();
   if (f.st == Status::Ok && sizeCode != 0 && !isAccess(e.kind))
     return fail(start, std::string("a size code on a '") + opName(e.kind) +
                            "' record");
@@ -454,9 +469,20 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   if (f.st == Status::Bad)
     return fail(start, "malformed number in a record");
 
-  if (delta > kMaxSeq || *prevSeq + 1 + delta > kMaxSeq)
-    return fail(start, "seq out of range");
-  uint64_t seq = *prevSeq + 1 + delta;
+  uint64_t seq = 0;
+  if (order == Order::Ticket) {
+    if (delta > kMaxSeq || *prevSeq + 1 + delta > kMaxSeq)
+      return fail(start, "seq out of range");
+    seq = *prevSeq + 1 + delta;
+  } else if (order == Order::Stripe) {
+    seq = prevOrder_ + static_cast<uint64_t>(codec::unzigzag(delta));
+    if (seq == 0 || seq > kMaxSeq)
+      return fail(start,
+                  "stripe order " + std::to_string(seq) + " out of range");
+  }
+  uint64_t &threadEvents = version_ >= 3 ? eventsOfThread_[threadKey] : seq;
+  // v3 dependences and notifies are checked once the order is known.
+  uint64_t depBase = version_ >= 3 ? threadEvents + 1 : seq;
   if (size > 255)
     return fail(start, "access size " + std::to_string(size) + " out of range");
   if (e.kind == EventKind::Barrier && (aux < 1 || aux > 1000000))
@@ -467,11 +493,11 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   if ((e.kind == EventKind::Alloc || e.kind == EventKind::Free) &&
       aux > UINT32_MAX)
     return fail(start, "size " + std::to_string(aux) + " out of range");
-  if (e.kind == EventKind::Wait && notify > seq)
+  if (e.kind == EventKind::Wait && notify > seq && version_ < 3)
     return fail(start, "a wait names a notify that is not before it");
   if (e.kind == EventKind::Branch)
     for (uint64_t d : list_)
-      if (d == 0 || d > seq)
+      if (d == 0 || d >= depBase + (version_ < 3))
         return fail(start, "a branch dependence that is not before it");
   if (src >= kNone || ((code & RP_HAS_SRC) && src == 0))
     return fail(start, "source id " + std::to_string(src) + " out of range");
@@ -503,7 +529,7 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
     if (nlist > 0) {
       e.extra = static_cast<uint32_t>(raw_.depOff.size() - 1);
       for (uint64_t d : list_)
-        raw_.depSeqs.push_back(seq - d);
+        raw_.depSeqs.push_back(depBase - d);
       raw_.depOff.push_back(raw_.depSeqs.size());
     }
     break;
@@ -518,7 +544,14 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   default:
     break;
   }
-  *prevSeq = seq;
+  if (order == Order::Ticket)
+    *prevSeq = seq;
+  else if (order == Order::Stripe)
+    prevOrder_ = seq;
+  if (version_ >= 3) {
+    ++threadEvents;
+    raw_.order.push_back(static_cast<uint8_t>(order));
+  }
   if (!stackOfThread_.empty()) {
     auto it = stackOfThread_.find(threadKey);
     uint32_t node = it == stackOfThread_.end() ? 0 : it->second;
@@ -529,6 +562,22 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   }
   raw_.events.push_back(e);
   raw_.seqs.push_back(seq);
+  return true;
+}
+
+Expected<bool> BinaryReader::markRecord(Fields &f, uint64_t start,
+                                        uint64_t threadKey, uint64_t *prevSeq) {
+  uint64_t delta = f.v();
+  if (f.st == Status::Short)
+    return false;
+  if (f.st == Status::Bad)
+    return fail(start, "malformed number in a mark record");
+  if (delta > kMaxSeq || *prevSeq + 1 + delta > kMaxSeq)
+    return fail(start, "seq out of range");
+  *prevSeq += 1 + delta;
+  uint32_t thread = raw_.keys[int(NameSpace::Thread)].id(threadKey);
+  raw_.marks.push_back(
+      {thread, *prevSeq, static_cast<uint32_t>(raw_.events.size())});
   return true;
 }
 

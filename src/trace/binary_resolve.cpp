@@ -30,6 +30,11 @@ public:
   Resolver(RawTrace &raw, const std::string &name) : raw_(raw), name_(name) {}
 
   Expected<Trace> run() {
+    if (!raw_.order.empty()) {
+      auto r = mergeOrders(raw_, name_);
+      if (!r)
+        return r.error();
+    }
     for (auto step : {&Resolver::bindNames, &Resolver::orderBySeq,
                       &Resolver::resolveRefs}) {
       auto r = (this->*step)();

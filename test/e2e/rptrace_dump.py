@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Independent decoder of binary traces (trace/format.h, versions 1 and 2).
+"""Independent decoder of binary traces (trace/format.h, versions 1 to 3).
 
 Prints the events in the text format of DESIGN.md (with @file:line), ordered
-by ticket. The end-to-end tests use it to cross-check the C++ reader and to
+by ticket (v1, v2) or by a topological order of program, ticket and stripe
+order (v3). The end-to-end tests use it to cross-check the C++ reader and to
 inspect traces; it is deliberately separate from src/trace.
 """
 import struct
@@ -19,6 +20,8 @@ NFIELDS = {"fork": 1, "join": 1, "acq": 1, "rel": 1, "racq": 1,
 ACCESS = ("rd", "wr", "ard", "awr", "armw")
 LOCATED = ACCESS + ("alloc", "free")
 STACK = 30
+MARK = 29
+STRIPE_SHIFT, STRIPE_BITS = 6, 16
 SIZE_CODES = {1: 1, 2: 4, 3: 8}
 
 
@@ -42,9 +45,10 @@ def decode(path):
     if data[:8] != b"RPTRACE\0":
         raise SystemExit(f"{path}: not a binary trace")
     version, = struct.unpack_from("<H", data, 8)
-    if version not in (1, 2):
-        raise SystemExit(f"{path}: version {version}, expected 1 or 2")
+    if version not in (1, 2, 3):
+        raise SystemExit(f"{path}: version {version}, expected 1, 2 or 3")
     pos, events, sources, ended = 16, [], {}, False
+    thread_events = {}  # v3: events per thread (branch dependences)
     stacks = {}  # thread -> list of call-site ids (v2 stack records)
     while pos + 8 <= len(data):
         btype = data[pos]
@@ -74,7 +78,7 @@ def decode(path):
             seq, i = varint(body, i)
             count, i = varint(body, i)
             seq -= 1
-            prev_loc = 0
+            prev_loc = prev_order = 0
             stack = stacks.setdefault(tid, [])
             for _ in range(count):
                 k = body[i]
@@ -87,16 +91,30 @@ def decode(path):
                         site, i = varint(body, i)
                         stack.append(site)
                     continue
+                if version >= 3 and k == MARK:
+                    d, i = varint(body, i)
+                    seq += d + 1
+                    events.append((("mark", seq), tid, "mark", [], 0, []))
+                    continue
                 kind = KINDS[k & (0x1F if version >= 2 else 0x7F)]
                 size_code = (k >> 5) & 3 if version >= 2 else 0
-                d, i = varint(body, i)
-                seq += d + 1
+                if version < 3 or kind not in ACCESS + ("br",):
+                    d, i = varint(body, i)
+                    seq += d + 1
+                    order = ("ticket", seq)
+                elif kind == "br":
+                    order = ("free",)
+                else:
+                    d, i = varint(body, i)
+                    prev_order += unzig(d)
+                    order = ("stripe", prev_order)
                 ops = []
                 if kind == "br":
                     n, i = varint(body, i)
+                    self = thread_events.get(tid, 0) + 1
                     for _ in range(max(n - 1, 0)):
                         dd, i = varint(body, i)
-                        ops.append(seq - dd)
+                        ops.append((self if version >= 3 else seq) - dd)
                     ops = (["<-"] + ops) if n else []
                 elif kind == "ev":
                     name, i = varint(body, i)
@@ -122,11 +140,69 @@ def decode(path):
                 src = 0
                 if k & 0x80:
                     src, i = varint(body, i)
-                events.append((seq, tid, kind, ops, src, list(stack)))
+                thread_events[tid] = thread_events.get(tid, 0) + 1
+                events.append((order, tid, kind, ops, src, list(stack)))
         elif btype == 5:
             ended = True
+    if version >= 3:
+        return merge(events), sources, ended
+    events = [(e[0][1],) + e[1:] for e in events]
     events.sort()
     return events, sources, ended
+
+
+def merge(records):
+    """A topological order of program, ticket and stripe order (v3)."""
+    threads = {}
+    for r in records:
+        threads.setdefault(r[1], []).append(r)
+    tickets = sorted(r[0][1] for r in records if r[0][0] in ("ticket", "mark"))
+    groups = {}  # stripe -> sorted distinct fields with their counts
+    for r in records:
+        if r[0][0] == "stripe":
+            s = (r[3][0] >> STRIPE_SHIFT) & ((1 << STRIPE_BITS) - 1)
+            groups.setdefault(s, {}).setdefault(r[0][1], 0)
+            groups[s][r[0][1]] += 1
+    order = {s: sorted(g.items()) for s, g in groups.items()}
+    pos = {s: 0 for s in order}
+    left = {s: order[s][0][1] for s in order}
+    cursor = {t: 0 for t in threads}
+    next_ticket, out, progress = 0, [], True
+    index = {}  # (thread, 1-based event index) -> rank
+    seen = {t: 0 for t in threads}
+    while progress:
+        progress = False
+        for t, rs in threads.items():
+            while cursor[t] < len(rs):
+                r = rs[cursor[t]]
+                how = r[0][0]
+                if how in ("ticket", "mark"):
+                    if tickets[next_ticket] != r[0][1]:
+                        break
+                    next_ticket += 1
+                elif how == "stripe":
+                    s = (r[3][0] >> STRIPE_SHIFT) & ((1 << STRIPE_BITS) - 1)
+                    if order[s][pos[s]][0] != r[0][1]:
+                        break
+                    left[s] -= 1
+                    if left[s] == 0 and pos[s] + 1 < len(order[s]):
+                        pos[s] += 1
+                        left[s] = order[s][pos[s]][1]
+                cursor[t] += 1
+                progress = True
+                if how != "mark":
+                    seen[t] += 1
+                    index[(t, seen[t])] = len(out)
+                    out.append(r)
+    ticket_rank = {r[0][1]: n for n, r in enumerate(out) if r[0][0] == "ticket"}
+    events = []
+    for n, (_, tid, kind, ops, src, stack) in enumerate(out):
+        if kind == "br" and ops:
+            ops = ["<-"] + [index.get((tid, d), -1) for d in ops[1:]]
+        if kind == "wait" and ops[2]:
+            ops = ops[:2] + [ticket_rank.get(ops[2] - 1, -2) + 1]
+        events.append((n, tid, kind, ops, src, stack))
+    return events
 
 
 def main():

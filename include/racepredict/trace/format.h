@@ -1,4 +1,4 @@
-/*===- trace/format.h - Binary trace format (.rptrace), version 2 ---------===*/
+/*===- trace/format.h - Binary trace format (.rptrace), version 3 ---------===*/
 /*
  * Shared by the recording runtime (C-compatible, no STL) and the analyser's
  * reader/writer. Everything multi-byte in the header is little-endian; all
@@ -21,8 +21,19 @@
  *           inlinedAt: the source id this location was inlined into, 0 = none.
  *   EVENTS  varint thread key, varint first seq, varint count, Record*count
  *           One per flushed per-thread buffer; blocks of different threads
- *           interleave. `seq` is the global observed order: the event's index
+ *           interleave, blocks of one thread come in its program order.
+ *           v1/v2: `seq` is the global observed order: the event's index
  *           in the trace is its rank among all seqs (gaps are allowed).
+ *           v3: only synchronisation, alloc/free, custom and mark records
+ *           carry a seq (a global ticket); accesses carry their place in
+ *           their stripe's order; branches carry neither. The observed order
+ *           is a topological order of program order, ticket order and stripe
+ *           order (src/trace/binary_merge.cpp; docs/recording.md):
+ *           stripe order: per stripe, the access with field f comes after
+ *           every access with a smaller field, except that accesses with
+ *           the same odd field (shared reads) are unordered among
+ *           themselves. The stripe of an access is
+ *           (location key >> RP_STRIPE_SHIFT) mod 2^RP_STRIPE_BITS.
  *   INIT    { varint location key, zigzag value }*
  *   GLOBALS (v2) { varint address, varint size, varint len, name }*
  *           Names the location keys inside each global variable: `name` at
@@ -36,6 +47,10 @@
  *   Event record: varint seqDelta (seq - previous seq in this block - 1; the
  *           first record's previous seq is firstSeq - 1), fields by kind,
  *           then varint source id if RP_HAS_SRC:
+ *           (v3: accesses have zigzag(field - the previous access's field in
+ *           this block, 0 at its start) in place of seqDelta, branches have
+ *           nothing there; a ticketed record's previous seq is that of the
+ *           block's previous ticketed record.)
  *   Begin, End               -
  *   Fork, Join               child thread key
  *   Acquire/Release/RAcquire/TryFail   lock key
@@ -47,6 +62,7 @@
  *   AtomicRmw                location, [size], zigzag new, zigzag old
  *   Branch                   ndeps + 1 (0 = plain rule), then per dependence
  *                            (seq - dep seq) of a read of the same thread
+ *                            (v3: how many events of this thread back)
  *   Alloc, Free              location, size
  *   Custom                   name key, nargs, arg key*   (NameSpace::Custom)
  *   v1: `location` is the key and `[size]` is always a varint.
@@ -58,6 +74,10 @@
  *           changes the thread's call stack (carried across its blocks)
  *           before its next event; the runtime writes one only when the
  *           stack changed since the thread's last event.
+ *   Mark record (v3, code RP_MARK, no event): varint seqDelta. A ticket
+ *           taken where no event is recorded (a condition wait's release
+ *           half, a barrier arrival): the thread's earlier events precede
+ *           every later ticket.
  */
 #ifndef RACEPREDICT_TRACE_FORMAT_H
 #define RACEPREDICT_TRACE_FORMAT_H
@@ -66,8 +86,9 @@
 
 /* Bump when a block or record layout changes; readers accept every version
  * from RP_TRACE_MIN_VERSION and reject others with a message naming both.
- * 2: call stacks (RP_STACK, SOURCES inlinedAt), location deltas, size codes. */
-#define RP_TRACE_VERSION 2
+ * 2: call stacks (RP_STACK, SOURCES inlinedAt), location deltas, size codes.
+ * 3: per-stripe order for accesses, tickets for the rest, marks. */
+#define RP_TRACE_VERSION 3
 #define RP_TRACE_MIN_VERSION 1
 #define RP_TRACE_MAGIC "RPTRACE"
 #define RP_HEADER_SIZE 16
@@ -82,6 +103,11 @@
 #define RP_SIZE_8 3
 /* The code of a stack record (v2); never an event kind. */
 #define RP_STACK 30
+/* The code of a mark record (v3); never an event kind. */
+#define RP_MARK 29
+/* v3 access stripes: 64-byte lines of the address space modulo 2^16. */
+#define RP_STRIPE_SHIFT 6
+#define RP_STRIPE_BITS 16
 
 enum rp_block_type {
   RP_BLOCK_NAMES = 1,
