@@ -1,6 +1,9 @@
 //===- tools/racepredict/main.cpp - One driver with subcommands -----------===//
 #include "commands.h"
 
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -12,6 +15,11 @@ int main(int argc, char **argv) {
                "from one recorded trace"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "racepredict 0.1.0");
+  // Diagnostics go to stderr: stdout carries the report (JSON, SARIF) that
+  // CI pipelines parse, and spdlog's default logger writes to stdout.
+  auto log = spdlog::stderr_logger_mt("racepredict");
+  log->set_pattern("racepredict: %l: %v");
+  spdlog::set_default_logger(log);
   int exitCode = kExitClean;
   addAnalyzeCommand(app, exitCode);
   addConvertCommand(app, exitCode);
