@@ -151,7 +151,10 @@ int runReplay(const ReplayArgs &a) {
   req.verbose = !a.quiet;
   req.keepAslr = a.keepAslr;
   req.timeoutSeconds = a.timeout;
-  req.graceSeconds = -1; // the user watches the program: let it end
+  // The user watches the program: let it end — except after a violation,
+  // which may leave it hung for good (a lock-order violation is a
+  // deadlock about to happen): then it gets a few seconds.
+  req.graceSeconds = w->violation ? 3 : -1;
   req.traceOut = a.traceOut;
   if (w->violation) {
     req.violation = &target;
