@@ -60,8 +60,8 @@ void replayInit() {
   gR.stepObj = static_cast<uint64_t *>(
       rawAlloc(sizeof(uint64_t) * (gR.sched.numSteps + 1)));
   if (gR.sched.kind == kSchedViolation) {
-    gR.stepEvent = static_cast<const __racepredict_event_desc **>(rawAlloc(
-        sizeof(__racepredict_event_desc *) * (gR.sched.numSteps + 1)));
+    gR.stepEvent = static_cast<const __racepredict_event_desc **>(
+        rawAlloc(sizeof(__racepredict_event_desc *) * (gR.sched.numSteps + 1)));
     gR.stepArgs = static_cast<uint64_t *>(
         rawAlloc(sizeof(uint64_t) * 4 * (gR.sched.numSteps + 1)));
   }

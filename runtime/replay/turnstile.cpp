@@ -218,8 +218,9 @@ void replayCustom(ThreadState *ts, uint32_t loc,
     uint32_t h = __atomic_load_n(&gR.head, __ATOMIC_ACQUIRE);
     gR.stepEvent[h] = d;
     for (uint32_t i = 0; i < 4; ++i)
-      gR.stepArgs[4 * h + i] =
-          i >= n ? 0 : (d->kind[i] & 3) == RP_ARG_SYMBOL ? raw[i] : keys[i];
+      gR.stepArgs[4 * h + i] = i >= n                              ? 0
+                               : (d->kind[i] & 3) == RP_ARG_SYMBOL ? raw[i]
+                                                                   : keys[i];
   }
   replayCommit(ts, RP_CUSTOM, loc, keys, static_cast<int>(n), 0, 0);
 }

@@ -64,9 +64,9 @@ void variableText(Text &t, uint64_t addr) {
 }
 
 const char *schedKindName(uint8_t k) {
-  return k == kSchedRace        ? "race"
-         : k == kSchedDeadlock  ? "deadlock"
-                                : "violation";
+  return k == kSchedRace       ? "race"
+         : k == kSchedDeadlock ? "deadlock"
+                               : "violation";
 }
 
 /// A name as one token of an `observe` line: percent-encoded like the
@@ -79,8 +79,8 @@ void nameToken(RawBuf &b, const char *s) {
   for (; *s; ++s) {
     auto c = static_cast<unsigned char>(*s);
     if (c <= 0x20 || c == '%' || c >= 0x7f) {
-      char esc[4] = {'%', "0123456789ABCDEF"[c >> 4], "0123456789ABCDEF"[c & 15],
-                     0};
+      char esc[4] = {'%', "0123456789ABCDEF"[c >> 4],
+                     "0123456789ABCDEF"[c & 15], 0};
       b.str(esc);
     } else {
       char one[2] = {static_cast<char>(c), 0};

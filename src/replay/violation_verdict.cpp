@@ -151,9 +151,9 @@ ViolationVerdict judgeViolation(const trace::Trace &t, const Schedule &s,
       continue;
     auto it = byStep.find(k);
     if (it == byStep.end())
-      return {Verdict::NotReproduced,
-              "the replayed run did not report step " + std::to_string(k + 1) +
-                  " (" + st.desc + ")"};
+      return {Verdict::NotReproduced, "the replayed run did not report step " +
+                                          std::to_string(k + 1) + " (" +
+                                          st.desc + ")"};
     const StepObservation &o = *it->second;
     Event ev = t.events.at(st.event);
     if (ev.kind == EventKind::Custom) {
@@ -185,9 +185,8 @@ ViolationVerdict judgeViolation(const trace::Trace &t, const Schedule &s,
   for (EventId e : target.events) {
     auto p = position.find(e);
     if (p == position.end())
-      return {Verdict::NotReproduced,
-              "violating event " + std::to_string(e) +
-                  " is not a step of the schedule"};
+      return {Verdict::NotReproduced, "violating event " + std::to_string(e) +
+                                          " is not a step of the schedule"};
     events.push_back(p->second);
   }
   for (EventId e = 0; e < r.events.size(); ++e)
@@ -203,24 +202,24 @@ ViolationVerdict judgeViolation(const trace::Trace &t, const Schedule &s,
   std::string what;
   for (size_t i = 0; i < events.size(); ++i) {
     const Event &ev = r.events[events[i]];
-    what += (i ? ", then " : "") + r.threadName(ev.thread) + " " +
-            (ev.kind == EventKind::Custom ? r.table(NameSpace::Custom)
-                                                .name(ev.obj)
-                                          : std::string(trace::opName(ev.kind)));
+    what +=
+        (i ? ", then " : "") + r.threadName(ev.thread) + " " +
+        (ev.kind == EventKind::Custom ? r.table(NameSpace::Custom).name(ev.obj)
+                                      : std::string(trace::opName(ev.kind)));
     if (ev.kind == EventKind::Custom) {
       auto [a, b] = r.args(ev);
       std::string list;
       for (; a != b; ++a)
-        list += (list.empty() ? "" : ", ") +
-                r.table(NameSpace::Custom).name(*a);
+        list +=
+            (list.empty() ? "" : ", ") + r.table(NameSpace::Custom).name(*a);
       what += "(" + list + ")";
     } else if (!r.objName(ev).empty()) {
       what += " " + r.objName(ev);
     }
   }
-  return {Verdict::Confirmed,
-          "property violation: " + what + " executed in this order (" +
-              toString(*target.pattern) + ")"};
+  return {Verdict::Confirmed, "property violation: " + what +
+                                  " executed in this order (" +
+                                  toString(*target.pattern) + ")"};
 }
 
 } // namespace racepredict::replay

@@ -175,10 +175,9 @@ void printViolations(const RunReport &r, std::ostream &out, size_t &printed) {
     if (!shown(r, info))
       continue;
     ++printed;
-    printViolation(t, v, *r.properties,
-                   (v.observed ? "observed, " : "predicted, ") +
-                       replayWords(info),
-                   out);
+    printViolation(
+        t, v, *r.properties,
+        (v.observed ? "observed, " : "predicted, ") + replayWords(info), out);
     printReplay(r, info, out);
     std::string where;
     for (trace::EventId e : v.events)
@@ -308,10 +307,9 @@ json runReportJson(const RunReport &r) {
       j["violations"][m]["replay"] = info.verdict;
       j["violations"][m++]["replay_detail"] = replayJson(info);
     }
-    j["stats"]["property"] = {
-        {"violations", r.violations->violations.size()},
-        {"observed", r.violations->stats.observed},
-        {"unknown", r.violations->stats.unknown}};
+    j["stats"]["property"] = {{"violations", r.violations->violations.size()},
+                              {"observed", r.violations->stats.observed},
+                              {"unknown", r.violations->stats.unknown}};
   }
   j["program"] = r.argv;
   j["stats"]["replay"] = {

@@ -42,9 +42,9 @@ struct RunReport {
   const solver::PropertyResult *violations = nullptr;
   const std::vector<property::Property> *properties = nullptr;
   std::vector<ReplayInfo> violationReplays; ///< one per violations->violations
-  bool reportAll = false;        ///< also the findings not confirmed
-  std::string command;           ///< the program, shell-quoted
-  std::vector<std::string> argv; ///< the program and its arguments
+  bool reportAll = false;                   ///< also the findings not confirmed
+  std::string command;                      ///< the program, shell-quoted
+  std::vector<std::string> argv;            ///< the program and its arguments
   ReportContext ctx;
 };
 

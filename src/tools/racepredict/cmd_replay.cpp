@@ -83,14 +83,15 @@ violationTarget(const ReplayArgs &a, const WitnessInput &w,
     if (p.name != w.property)
       continue;
     if (w.patternIndex >= p.patterns.size())
-      return Error{"property " + w.property + " in " + file + " has no pattern " +
-                   std::to_string(w.patternIndex) + ": is it the same file?"};
+      return Error{"property " + w.property + " in " + file +
+                   " has no pattern " + std::to_string(w.patternIndex) +
+                   ": is it the same file?"};
     replay::ViolationTarget v{&p.patterns[w.patternIndex], w.violationEvents};
     property::TraceMatcher m(idx.trace());
     if (auto why = property::checkPatternOnSchedule(m, *v.pattern, v.events,
                                                     w.witness))
-      return Error{a.witness + ": the violation does not hold on the trace: " +
-                   *why};
+      return Error{a.witness +
+                   ": the violation does not hold on the trace: " + *why};
     return v;
   }
   return Error{"no property " + w.property + " in " + file};

@@ -315,7 +315,8 @@ void addRunCommand(CLI::App &app, int &exitCode) {
   auto args = std::make_shared<RunArgs>();
   CLI::App *cmd = app.add_subcommand(
       "run", "Record the program, predict its races (and deadlocks, "
-             "property violations), replay every prediction and report the ones replay confirms (exit 1 "
+             "property violations), replay every prediction and report the "
+             "ones replay confirms (exit 1 "
              "when one is confirmed)");
   addAnalysisFlags(cmd, args->analysis);
   cmd->get_option("--jobs")->description(

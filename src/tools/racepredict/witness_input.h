@@ -14,7 +14,7 @@ namespace racepredict::tool {
 struct WitnessInput {
   bool deadlock = false;
   bool violation = false; ///< a property violation ("kind": "violation")
-  std::string trace; ///< the "trace" field, as written
+  std::string trace;      ///< the "trace" field, as written
   analysis::EventId first = 0, second = 0;
   std::vector<replay::DeadlockBlock> blocked; ///< deadlocks
   /// Violations: the property (by name, in `propertyFile` as written),

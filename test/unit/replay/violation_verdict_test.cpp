@@ -174,8 +174,7 @@ TEST(ViolationVerdict, ParsesObservationsAndRejectsBadLines) {
   EXPECT_FALSE((*o)[0].custom);
   EXPECT_TRUE((*o)[1].custom);
   EXPECT_EQ((*o)[1].name, "a b");
-  EXPECT_EQ((*o)[1].args,
-            (std::vector<std::string>{"0xff", "lit%", "0x0"}));
+  EXPECT_EQ((*o)[1].args, (std::vector<std::string>{"0xff", "lit%", "0x0"}));
   EXPECT_EQ((*o)[2].name, "");
   for (const char *bad : {"x 0x0", "1 16", "1 0x0 ev", "1 0x0 evx a",
                           "1 0x0 ev a 12", "1 0x0 ev a =%G1"})
