@@ -217,8 +217,9 @@ ViolationVerdict judgeViolation(const trace::Trace &t, const Schedule &s,
       what += " " + r.objName(ev);
     }
   }
-  return {Verdict::Confirmed, "property violation: " + what +
-                                  " executed in this order (" +
+  const char *how =
+      events.size() > 1 ? " executed in this order (" : " executed (";
+  return {Verdict::Confirmed, "property violation: " + what + how +
                                   toString(*target.pattern) + ")"};
 }
 
