@@ -47,6 +47,14 @@ void replayGate(ThreadState *ts);
 void replayCommit(ThreadState *ts, unsigned kind, uint32_t loc,
                   const uint64_t *ops, int n, uint64_t addr, unsigned size);
 
+/// A custom event (docs/properties.md) being recorded: commits it like
+/// any event and, if it is the head step of a violation schedule, keeps
+/// its name and arguments for the verdict (`raw` as passed: a symbol
+/// argument is its __racepredict_symbol; `keys` as recorded).
+void replayCustom(ThreadState *ts, uint32_t loc,
+                  const __racepredict_event_desc *d, const uint64_t *raw,
+                  const uint64_t *keys, uint32_t n);
+
 /// Before a blocking pthread/sem call whose event is recorded after it
 /// returns: gate, and (`deadlockable`: calls that can block for good, not
 /// the timed or try forms) tell the deadlock watchdog what this thread is

@@ -59,6 +59,12 @@ void replayInit() {
   gR.slots = static_cast<ReplaySlot *>(rawAlloc(sizeof(ReplaySlot) * n));
   gR.stepObj = static_cast<uint64_t *>(
       rawAlloc(sizeof(uint64_t) * (gR.sched.numSteps + 1)));
+  if (gR.sched.kind == kSchedViolation) {
+    gR.stepEvent = static_cast<const __racepredict_event_desc **>(
+        rawAlloc(sizeof(__racepredict_event_desc *) * (gR.sched.numSteps + 1)));
+    gR.stepArgs = static_cast<uint64_t *>(
+        rawAlloc(sizeof(uint64_t) * 4 * (gR.sched.numSteps + 1)));
+  }
   // Main exists from the start (no pthread_create names it).
   gR.slots[0].created = 1;
   gR.keyToSlot =

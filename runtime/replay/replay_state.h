@@ -32,7 +32,11 @@ enum Verdict : uint32_t {
   kVerdictNone,
   kVerdictConfirmed,
   kVerdictDiverged,
-  kVerdictNotReproduced
+  kVerdictNotReproduced,
+  /// A violation schedule ran to its last step: the tool decides from the
+  /// observed steps (result file `observe` lines) whether the violation
+  /// happened; the runtime never confirms one itself.
+  kVerdictReached
 };
 
 inline constexpr uint32_t kMaxHeld = 32;
@@ -102,6 +106,11 @@ struct ReplayState {
   /// a wait's condition, a barrier), so that a deadlock block can name
   /// "the semaphore step k used" instead of a trace address.
   uint64_t *stepObj;
+  /// Violation schedules: per step, the custom event it executed (null if
+  /// none: its descriptor gives the name and argument kinds) and its four
+  /// arguments as passed (a symbol argument is its __racepredict_symbol).
+  const __racepredict_event_desc **stepEvent;
+  uint64_t *stepArgs;
   /// Instrumented threads alive outside the schedule's threads (created
   /// on paths the trace does not have): they could still post or notify.
   volatile uint32_t unscheduledLive;
@@ -150,6 +159,9 @@ void divergeMismatch(uint32_t step, unsigned kind, uint32_t loc,
 /// Checks the two racing accesses of a race schedule (the second one is
 /// being committed now) and settles confirmed / not-reproduced.
 void checkRace(const RaceAccess &second);
+/// A violation schedule's last step is done: settles `reached` and writes
+/// what every step did (result file `observe` lines, docs/replay.md).
+void settleReached();
 /// Prints the step when replay_verbose=1.
 void printStep(uint32_t step);
 /// `file:line:col in fn` of a source id ("" when unknown).

@@ -35,6 +35,8 @@ bool Parser::header(Schedule *s) {
     s->kind = kSchedRace;
   else if (is(1, "deadlock"))
     s->kind = kSchedDeadlock;
+  else if (is(1, "violation"))
+    s->kind = kSchedViolation;
   else
     return fail("unknown schedule kind", toks_[1].b, toks_[1].n);
   // Version 1 counted lock `request`s; version 2 counts `block`s of any
@@ -93,8 +95,8 @@ bool Parser::stepLine(Schedule *s, uint32_t i) {
     return fail("step of an undeclared thread");
   if (half > 1 || (half && st.kind != RP_WAIT && st.kind != RP_BARRIER))
     return fail("only wait and barrier steps have a first half");
-  if (st.kind == RP_ALLOC || st.kind == RP_FREE || st.kind == RP_CUSTOM)
-    return fail("alloc, free and custom events are not scheduling points");
+  if (st.kind == RP_ALLOC || st.kind == RP_FREE)
+    return fail("alloc and free events are not scheduling points");
   if (flags > kStepNoNotify)
     return fail("unknown step flags");
   st.half = static_cast<uint8_t>(half);
@@ -201,6 +203,11 @@ bool Parser::run(Schedule *s) {
     if (s->numBlocks) {
       c_.line = countsLine_;
       return fail("a race schedule has no blocked threads");
+    }
+  } else if (s->kind == kSchedViolation) {
+    if (s->numSteps < 1 || s->numBlocks) {
+      c_.line = countsLine_;
+      return fail("a violation schedule has steps and no blocked threads");
     }
   } else {
     if (s->numBlocks < 1) {

@@ -6,7 +6,7 @@
 // docs/replay.md is the reference of the format:
 //
 //   RPSCHED 2
-//   kind race|deadlock
+//   kind race|deadlock|violation
 //   threads N steps M wakes W blocks B
 //   thread IDX PARENT CHILD_ORDINAL NAME                  (N lines)
 //   step THREAD ORDINAL KIND HALF FLAGS LINE COL FILE DESC (M lines)
@@ -36,7 +36,14 @@
 
 namespace racepredict::rt {
 
-enum SchedKind : uint8_t { kSchedRace = 1, kSchedDeadlock = 2 };
+/// A violation schedule (kind violation) has neither a race line nor
+/// blocks: its last step is the property's last violating event, and the
+/// runtime reports what the steps did (docs/replay.md).
+enum SchedKind : uint8_t {
+  kSchedRace = 1,
+  kSchedDeadlock = 2,
+  kSchedViolation = 3
+};
 inline constexpr uint32_t kNoThread = 0xFFFFFFFFu;
 /// Step flag: a wait whose recorded return had no notify (it timed out).
 inline constexpr uint8_t kStepNoNotify = 1;

@@ -53,8 +53,11 @@ void advance(uint32_t h) {
   __atomic_store_n(&gR.head, h + 1, __ATOMIC_RELEASE);
   if (h + 1 >= gR.sched.numSteps) {
     // The schedule is over; a race was settled by its last step, a
-    // deadlock is now up to the watchdog.
+    // deadlock is now up to the watchdog, a violation up to the tool,
+    // which judges what the steps did.
     __atomic_store_n(&gR.doneNs, nowNs(), __ATOMIC_RELAXED);
+    if (gR.sched.kind == kSchedViolation)
+      settleReached();
     releaseAll();
     return;
   }
@@ -199,9 +202,27 @@ void replayCommit(ThreadState *ts, unsigned kind, uint32_t loc,
     gR.haveFirst = true;
   }
   applyEvent(gR.clocks, static_cast<uint32_t>(slot), kind, ops, n, addr, child);
-  gR.stepObj[h] = n > 0 ? ops[0] : 0;
+  // The object the step operated on in this run: a sync object, or the
+  // address of an access (a violation's verdict compares them).
+  gR.stepObj[h] = n > 0 ? ops[0] : addr;
   printStep(h);
   advance(h);
+}
+
+void replayCustom(ThreadState *ts, uint32_t loc,
+                  const __racepredict_event_desc *d, const uint64_t *raw,
+                  const uint64_t *keys, uint32_t n) {
+  // Only the head step's owner writes the step's entry, before the commit
+  // moves the head (and, at the last step, writes the result file).
+  if (gR.sched.kind == kSchedViolation && isMyTurn(ts)) {
+    uint32_t h = __atomic_load_n(&gR.head, __ATOMIC_ACQUIRE);
+    gR.stepEvent[h] = d;
+    for (uint32_t i = 0; i < 4; ++i)
+      gR.stepArgs[4 * h + i] = i >= n                              ? 0
+                               : (d->kind[i] & 3) == RP_ARG_SYMBOL ? raw[i]
+                                                                   : keys[i];
+  }
+  replayCommit(ts, RP_CUSTOM, loc, keys, static_cast<int>(n), 0, 0);
 }
 
 bool commitHalf(ThreadState *ts, unsigned kind, uint32_t loc, uint64_t obj,

@@ -13,6 +13,7 @@
 #include "racepredict/abi/replay.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <unistd.h>
 
 namespace racepredict::rt {
@@ -24,6 +25,8 @@ const char *verdictName(Verdict v) {
     return RP_VERDICT_CONFIRMED;
   case kVerdictDiverged:
     return RP_VERDICT_DIVERGED;
+  case kVerdictReached:
+    return RP_VERDICT_REACHED;
   default:
     return RP_VERDICT_NOT_REPRODUCED;
   }
@@ -57,6 +60,62 @@ void variableText(Text &t, uint64_t addr) {
         return;
       }
     }
+  }
+}
+
+const char *schedKindName(uint8_t k) {
+  return k == kSchedRace       ? "race"
+         : k == kSchedDeadlock ? "deadlock"
+                               : "violation";
+}
+
+/// A name as one token of an `observe` line: percent-encoded like the
+/// schedule file's strings (`-` for the empty string).
+void nameToken(RawBuf &b, const char *s) {
+  if (!s || !*s) {
+    b.str("-");
+    return;
+  }
+  for (; *s; ++s) {
+    auto c = static_cast<unsigned char>(*s);
+    if (c <= 0x20 || c == '%' || c >= 0x7f) {
+      char esc[4] = {'%', "0123456789ABCDEF"[c >> 4],
+                     "0123456789ABCDEF"[c & 15], 0};
+      b.str(esc);
+    } else {
+      char one[2] = {static_cast<char>(c), 0};
+      b.str(one);
+    }
+  }
+}
+
+/// `observe STEP OBJ [ev NAME ARG...]` per full step of a violation
+/// schedule: the object it operated on in this run (sync object, accessed
+/// address; 0x0 if none) and, for a custom event, its name and arguments
+/// (`#0x..` a number as recorded, `=NAME` a literal of the spec).
+void writeObservations(int fd) {
+  for (uint32_t h = 0; h < gR.sched.numSteps; ++h) {
+    if (gR.sched.steps[h].half)
+      continue;
+    RawBuf b;
+    b.str("observe ").num(h).str(" ").hex(gR.stepObj[h]);
+    if (const __racepredict_event_desc *d = gR.stepEvent[h]) {
+      b.str(" ev ");
+      nameToken(b, d->name.name);
+      uint32_t n = d->nargs < 4 ? d->nargs : 4;
+      for (uint32_t i = 0; i < n; ++i) {
+        uint64_t v = gR.stepArgs[4 * h + i];
+        if ((d->kind[i] & 3) == RP_ARG_SYMBOL) {
+          const auto *sym = reinterpret_cast<const __racepredict_symbol *>(v);
+          b.str(" =");
+          nameToken(b, sym ? sym->name : "");
+        } else {
+          b.str(" #").hex(v);
+        }
+      }
+    }
+    b.str("\n");
+    writeAll(fd, b.data, b.len);
   }
 }
 
@@ -118,7 +177,7 @@ void settle(Verdict v, uint32_t step, const char *message, const char *location,
     Text f;
     RawBuf num;
     f.line("verdict", verdictName(v));
-    f.line("kind", gR.sched.kind == kSchedRace ? "race" : "deadlock");
+    f.line("kind", schedKindName(gR.sched.kind));
     num.num(step);
     f.line("step", num.cstr());
     RawBuf total;
@@ -129,11 +188,17 @@ void settle(Verdict v, uint32_t step, const char *message, const char *location,
     if (variable && variable[0])
       f.line("variable", variable);
     f.line("message", message);
-    int fd = open(g.opts.replay_result,
-                  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    // Written under another name and renamed: the tool watches the file
+    // for a verdict and must never read it half written.
+    Text tmp;
+    tmp.str(g.opts.replay_result).str(".tmp");
+    int fd = open(tmp.cstr(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd >= 0) {
       writeAll(fd, f.data, f.len);
+      if (v == kVerdictReached)
+        writeObservations(fd);
       close(fd);
+      rename(tmp.cstr(), g.opts.replay_result);
     }
   }
   Text e;
@@ -145,6 +210,13 @@ void settle(Verdict v, uint32_t step, const char *message, const char *location,
   if (v != kVerdictConfirmed)
     wakeAllWaiters();
   releaseAll();
+}
+
+void settleReached() {
+  settle(kVerdictReached, gR.sched.numSteps,
+         "every step ran as scheduled; the violation's events are judged "
+         "from what they did (the observe lines)",
+         nullptr, nullptr);
 }
 
 void divergeMismatch(uint32_t h, unsigned kind, uint32_t loc, const char *why) {

@@ -60,6 +60,25 @@ Expected<ReplayOutcome> replaySchedule(const Schedule &s,
   }
   o.verdict = res->verdict;
   o.message = res->message;
+  if (res->reached) {
+    // The runtime only ran the schedule; whether the violation happened
+    // is decided here from what its steps did.
+    auto obs = parseObservations(res->observations);
+    if (s.kind != Schedule::Kind::Violation || !r.violation || !r.trace) {
+      o.message = "the schedule ran to its end, but nothing says which "
+                  "violation to look for";
+    } else if (!obs) {
+      o.message = obs.error().message;
+    } else {
+      ViolationVerdict v = judgeViolation(*r.trace, s, *r.violation, *obs);
+      o.verdict = v.verdict;
+      o.message = v.message;
+    }
+  } else if (s.kind == Schedule::Kind::Violation &&
+             res->verdict == Verdict::Confirmed) {
+    o.verdict = Verdict::NotReproduced; // only the judgement confirms
+    o.message = "the runtime confirmed a violation schedule by itself";
+  }
   o.location = res->location;
   o.variable = res->variable;
   o.step = res->step;

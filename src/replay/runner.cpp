@@ -205,7 +205,10 @@ Expected<ReplayResult> readReplayResult(const std::string &path) {
     size_t sp = line.find(' ');
     std::string key = line.substr(0, sp);
     std::string value = sp == std::string::npos ? "" : line.substr(sp + 1);
-    r.fields[key] = value;
+    if (key == "observe")
+      r.observations.push_back(value);
+    else
+      r.fields[key] = value;
   }
   auto v = r.fields.find("verdict");
   if (v == r.fields.end())
@@ -216,6 +219,8 @@ Expected<ReplayResult> readReplayResult(const std::string &path) {
     r.verdict = Verdict::Diverged;
   else if (v->second == RP_VERDICT_NOT_REPRODUCED)
     r.verdict = Verdict::NotReproduced;
+  else if (v->second == RP_VERDICT_REACHED)
+    r.reached = true;
   else
     return Error{"the replay result file '" + path +
                  "' has an unknown verdict '" + v->second + "'"};

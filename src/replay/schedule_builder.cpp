@@ -296,6 +296,25 @@ Expected<Schedule> raceSchedule(const analysis::TraceIndex &idx,
   return std::move(bld.s);
 }
 
+Expected<Schedule> violationSchedule(const analysis::TraceIndex &idx,
+                                     const std::vector<analysis::Step> &steps,
+                                     report::SourceText &src) {
+  if (steps.empty())
+    return Error{"the violation's witness has no steps"};
+  Builder bld(idx, src);
+  bld.s.kind = Schedule::Kind::Violation;
+  auto th = bld.threads();
+  if (!th)
+    return th.error();
+  auto st = bld.addSteps(steps);
+  if (!st)
+    return st.error();
+  if (bld.s.steps.empty())
+    return Error{"the violation's witness has no scheduled steps"};
+  bld.addWakes();
+  return std::move(bld.s);
+}
+
 std::vector<DeadlockBlock>
 deadlockBlocks(const std::vector<analysis::BlockReason> &reasons) {
   std::vector<DeadlockBlock> out;

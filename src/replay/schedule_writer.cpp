@@ -27,7 +27,10 @@ std::string encodeField(const std::string &s) {
 
 void writeSchedule(const Schedule &s, std::ostream &out) {
   out << "RPSCHED " << RP_SCHEDULE_VERSION << "\n"
-      << "kind " << (s.kind == Schedule::Kind::Race ? "race" : "deadlock")
+      << "kind "
+      << (s.kind == Schedule::Kind::Race       ? "race"
+          : s.kind == Schedule::Kind::Deadlock ? "deadlock"
+                                               : "violation")
       << "\n"
       << "threads " << s.threads.size() << " steps " << s.steps.size()
       << " wakes " << s.wakes.size() << " blocks " << s.blocks.size() << "\n";

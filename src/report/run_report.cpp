@@ -2,6 +2,7 @@
 #include "racepredict/report/run_report.h"
 
 #include "racepredict/analysis/deadlock.h"
+#include "racepredict/report/violation_report.h"
 
 #include <ostream>
 
@@ -28,10 +29,12 @@ const char *accessWord(EventKind k, bool capital) {
   }
 }
 
+std::string replayWords(const ReplayInfo &r) {
+  return r.confirmed() ? "confirmed by replay" : "replay " + r.verdict;
+}
+
 std::string headline(const ReplayInfo &r) {
-  if (r.confirmed())
-    return "predicted, confirmed by replay";
-  return "predicted, replay " + r.verdict;
+  return "predicted, " + replayWords(r);
 }
 
 void printAccess(const trace::Trace &t, trace::EventId e,
@@ -135,13 +138,53 @@ solver::DeadlockResult shownDeadlocks(const RunReport &r) {
   return out;
 }
 
+solver::PropertyResult shownViolations(const RunReport &r) {
+  solver::PropertyResult out;
+  if (!r.violations)
+    return out;
+  out.stats = r.violations->stats;
+  out.unknowns = r.violations->unknowns;
+  out.warnings = r.violations->warnings;
+  for (size_t i = 0; i < r.violations->violations.size(); ++i)
+    if (shown(r, r.violationReplays[i]))
+      out.violations.push_back(r.violations->violations[i]);
+  return out;
+}
+
 size_t countVerdict(const RunReport &r, const std::string &v) {
   size_t n = 0;
-  for (const auto &x : r.raceReplays)
-    n += x.verdict == v;
-  for (const auto &x : r.deadlockReplays)
-    n += x.verdict == v;
+  for (const auto *list :
+       {&r.raceReplays, &r.deadlockReplays, &r.violationReplays})
+    for (const auto &x : *list)
+      n += x.verdict == v;
   return n;
+}
+
+size_t replayedCount(const RunReport &r) {
+  return r.raceReplays.size() + r.deadlockReplays.size() +
+         r.violationReplays.size();
+}
+
+void printViolations(const RunReport &r, std::ostream &out, size_t &printed) {
+  if (!r.violations)
+    return;
+  const trace::Trace &t = *r.trace;
+  for (size_t i = 0; i < r.violations->violations.size(); ++i) {
+    const auto &v = r.violations->violations[i];
+    const ReplayInfo &info = r.violationReplays[i];
+    if (!shown(r, info))
+      continue;
+    ++printed;
+    printViolation(
+        t, v, *r.properties,
+        (v.observed ? "observed, " : "predicted, ") + replayWords(info), out);
+    printReplay(r, info, out);
+    std::string where;
+    for (trace::EventId e : v.events)
+      where += (where.empty() ? "" : " / ") + eventStack(t, e)[0].location;
+    out << "SUMMARY: racepredict: property violation "
+        << (*r.properties)[v.property].name << " " << where << "\n";
+  }
 }
 
 } // namespace
@@ -202,9 +245,10 @@ void printRunReport(const RunReport &r, std::ostream &out) {
           << "\n";
     }
   }
+  printViolations(r, out, printed);
   if (printed)
     out << "==================\n";
-  size_t total = r.raceReplays.size() + r.deadlockReplays.size();
+  size_t total = replayedCount(r);
   out << "racepredict run: " << confirmedCount(r) << " of " << total
       << " predicted finding" << (total == 1 ? "" : "s")
       << " confirmed by replay (" << countVerdict(r, "diverged")
@@ -214,7 +258,8 @@ void printRunReport(const RunReport &r, std::ostream &out) {
     out << "; --report-all lists them";
   out << ")";
   size_t unknown = r.races->unknowns.size() +
-                   (r.deadlocks ? r.deadlocks->unknowns.size() : 0);
+                   (r.deadlocks ? r.deadlocks->unknowns.size() : 0) +
+                   (r.violations ? r.violations->unknowns.size() : 0);
   if (unknown)
     out << "; " << unknown << " candidate" << (unknown == 1 ? "" : "s")
         << " undecided (solver time-out)";
@@ -252,9 +297,23 @@ json runReportJson(const RunReport &r) {
     // report with a confirmed race does not hide them.
     j["stats"]["unknown"] = r.races->stats.unknown + r.deadlocks->stats.unknown;
   }
+  if (r.violations) {
+    j["violations"] = violationsJson(t, shownViolations(r), *r.properties);
+    size_t m = 0;
+    for (size_t i = 0; i < r.violations->violations.size(); ++i) {
+      const ReplayInfo &info = r.violationReplays[i];
+      if (!shown(r, info))
+        continue;
+      j["violations"][m]["replay"] = info.verdict;
+      j["violations"][m++]["replay_detail"] = replayJson(info);
+    }
+    j["stats"]["property"] = {{"violations", r.violations->violations.size()},
+                              {"observed", r.violations->stats.observed},
+                              {"unknown", r.violations->stats.unknown}};
+  }
   j["program"] = r.argv;
   j["stats"]["replay"] = {
-      {"replayed", r.raceReplays.size() + r.deadlockReplays.size()},
+      {"replayed", replayedCount(r)},
       {"confirmed", confirmedCount(r)},
       {"diverged", countVerdict(r, "diverged")},
       {"not_reproduced", countVerdict(r, "not-reproduced")}};
@@ -263,8 +322,11 @@ json runReportJson(const RunReport &r) {
 
 json runReportSarif(const RunReport &r) {
   solver::DeadlockResult d = shownDeadlocks(r);
-  return sarifReport(*r.trace, shownRaces(r), r.deadlocks ? &d : nullptr,
-                     *r.index, r.ctx);
+  json sarif = sarifReport(*r.trace, shownRaces(r), r.deadlocks ? &d : nullptr,
+                           *r.index, r.ctx);
+  if (r.violations)
+    addViolationsToSarif(sarif, *r.trace, shownViolations(r), *r.properties);
+  return sarif;
 }
 
 } // namespace racepredict::report

@@ -66,39 +66,44 @@ json unknownViolationsJson(const solver::PropertyResult &r,
   return out;
 }
 
+void printViolation(const trace::Trace &t, const solver::ViolationFinding &v,
+                    const Properties &props, const std::string &headline,
+                    std::ostream &out) {
+  const property::Property &p = props[v.property];
+  const property::Pattern &pat = p.patterns[v.pattern];
+  out << "==================\n"
+      << "WARNING: racepredict: property violation (" << headline
+      << "): " << p.name << "\n";
+  if (!p.description.empty())
+    out << "  " << p.description << "\n";
+  out << "  " << pat.origin << ": " << property::toString(pat) << "\n";
+  if (!v.binding.empty())
+    out << "  with " << bindingText(v) << "\n";
+  for (size_t i = 0; i < v.events.size(); ++i)
+    out << "  Step " << i + 1 << " " << property::toString(pat.steps[i], pat)
+        << ": event " << v.events[i] << ", " << describeEvent(t, v.events[i])
+        << "\n";
+  out << "  Witness schedule (" << v.witness.size()
+      << " events; it ends with the last step):\n";
+  size_t width = std::to_string(v.witness.size()).size();
+  for (size_t i = 0; i < v.witness.size(); ++i) {
+    trace::EventId e = v.witness[i];
+    std::string num = std::to_string(i + 1);
+    out << "    " << std::string(width - num.size(), ' ') << num << ". [" << e
+        << "] " << describeEvent(t, e);
+    for (size_t s = 0; s < v.events.size(); ++s)
+      if (v.events[s] == e)
+        out << "   <== step " << s + 1;
+    out << "\n";
+  }
+}
+
 void printViolationReport(const trace::Trace &t,
                           const solver::PropertyResult &r,
                           const Properties &props, const ReportContext &ctx,
                           std::ostream &out) {
-  for (const auto &v : r.violations) {
-    const property::Property &p = props[v.property];
-    const property::Pattern &pat = p.patterns[v.pattern];
-    out << "==================\n"
-        << "WARNING: racepredict: property violation ("
-        << (v.observed ? "observed" : "predicted") << "): " << p.name << "\n";
-    if (!p.description.empty())
-      out << "  " << p.description << "\n";
-    out << "  " << pat.origin << ": " << property::toString(pat) << "\n";
-    if (!v.binding.empty())
-      out << "  with " << bindingText(v) << "\n";
-    for (size_t i = 0; i < v.events.size(); ++i)
-      out << "  Step " << i + 1 << " " << property::toString(pat.steps[i], pat)
-          << ": event " << v.events[i] << ", " << describeEvent(t, v.events[i])
-          << "\n";
-    out << "  Witness schedule (" << v.witness.size()
-        << " events; it ends with the last step):\n";
-    size_t width = std::to_string(v.witness.size()).size();
-    for (size_t i = 0; i < v.witness.size(); ++i) {
-      trace::EventId e = v.witness[i];
-      std::string num = std::to_string(i + 1);
-      out << "    " << std::string(width - num.size(), ' ') << num << ". [" << e
-          << "] " << describeEvent(t, e);
-      for (size_t s = 0; s < v.events.size(); ++s)
-        if (v.events[s] == e)
-          out << "   <== step " << s + 1;
-      out << "\n";
-    }
-  }
+  for (const auto &v : r.violations)
+    printViolation(t, v, props, v.observed ? "observed" : "predicted", out);
   if (!r.violations.empty())
     out << "==================\n";
   for (const auto &u : r.unknowns) {

@@ -19,6 +19,10 @@ fixed.c must have none. Also: the observed run shows no violation at all
 (stats.property.observed == 0: every one is predicted), every violation's
 witness ends with its last step, and check-witness --property accepts the
 report and every violation-<n>.json, which carry the step list with halves.
+
+Then replay confirmation: `run --property` (record, predict, replay) must
+report the same violations, every one `"replay": "confirmed"`, and
+`replay --schedule violation-<n>.json` must confirm each again (exit 1).
 """
 import argparse
 import json
@@ -125,7 +129,51 @@ def check(a, prog, spec, props, here):
         if run([a.racepredict, "check-witness", trace, path, "--property",
                 props]).returncode != 0:
             return f"{prog}: check-witness rejects {f}"
-    print(f"ok: {prog}: {len(got)} violation(s)")
+    err = check_replay(a, prog, exe, props, want)
+    if err:
+        return err
+    print(f"ok: {prog}: {len(got)} violation(s), each confirmed by replay")
+    return None
+
+
+def check_replay(a, prog, exe, props, want):
+    """`run --property` records anew, predicts and replays every violation:
+    each must be confirmed (--report-all would list the others), and each
+    witness file `run` wrote must be confirmed again by `replay`."""
+    wdir = exe + ".run"
+    if os.path.isdir(wdir):
+        for f in os.listdir(wdir):
+            os.remove(os.path.join(wdir, f))
+    rpt = exe + ".run.json"
+    r = run([a.racepredict, "run", "--property", props, "--all-pairs",
+             "--report-all", "--format", "json", "--witness-dir", wdir,
+             "-o", rpt, "--", exe], timeout=600)
+    if r.returncode != (1 if want else 0):
+        return f"{prog}: run exit status {r.returncode}"
+    with open(rpt) as f:
+        report = json.load(f)
+    got = {(v["property"], tuple(file_line(e["loc"]) for e in v["events"]))
+           for v in report["violations"]}
+    if got != want:
+        print("run reported:", sorted(got))
+        return f"{prog}: run's violations differ from the expectation"
+    for v in report["violations"]:
+        if v["replay"] != "confirmed":
+            return (f"{prog}: {v['property']} not confirmed by replay: "
+                    f"{v['replay']}: {v['replay_detail']['message']}")
+    if report["stats"]["replay"]["confirmed"] != len(report["violations"]):
+        return f"{prog}: stats.replay.confirmed is wrong"
+    files = sorted(f for f in os.listdir(wdir) if f.startswith("violation-"))
+    if len(files) != len(report["violations"]):
+        return f"{prog}: run wrote {len(files)} violation witness files"
+    for f in files:
+        r = run([a.racepredict, "replay", "-q", "--schedule",
+                 os.path.join(wdir, f), "--", exe], capture_output=True,
+                text=True, timeout=120)
+        if r.returncode != 1 or \
+                not r.stdout.startswith("racepredict replay: confirmed"):
+            print(r.stdout, r.stderr)
+            return f"{prog}: replay of {f} did not confirm it ({r.returncode})"
     return None
 
 

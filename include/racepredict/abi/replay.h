@@ -20,5 +20,8 @@
 #define RP_VERDICT_CONFIRMED "confirmed"
 #define RP_VERDICT_DIVERGED "diverged"
 #define RP_VERDICT_NOT_REPRODUCED "not-reproduced"
+/* Violation schedules only: every step ran as scheduled; the `observe`
+ * lines that follow say what each step did, and the tool decides. */
+#define RP_VERDICT_REACHED "reached"
 
 #endif

@@ -3,6 +3,7 @@
 
 #include "racepredict/replay/runner.h"
 #include "racepredict/replay/schedule.h"
+#include "racepredict/replay/violation_verdict.h"
 
 #include <string>
 #include <vector>
@@ -21,6 +22,11 @@ struct ReplayRequest {
   double timeoutSeconds = 120;
   double graceSeconds = 2; ///< < 0: wait for the program to end
   std::string traceOut;    ///< also record the replayed run here
+  /// Violation schedules: the property and the violating events, to judge
+  /// what the replayed steps did (replay/violation_verdict.h). Must
+  /// outlive the call.
+  const ViolationTarget *violation = nullptr;
+  const trace::Trace *trace = nullptr; ///< the trace `violation` refers to
 };
 
 struct ReplayOutcome {

@@ -65,6 +65,11 @@ struct ReplayResult {
   uint32_t step = 0, steps = 0;
   std::string message, location, variable;
   std::map<std::string, std::string> fields;
+  /// A violation schedule ran to its end (verdict `reached`): `verdict`
+  /// stays NotReproduced until the tool judges `observations`, the values
+  /// of the `observe` lines (replay/violation_verdict.h).
+  bool reached = false;
+  std::vector<std::string> observations;
 };
 
 /// Parses a result file; an Error when it is missing or has no verdict.

@@ -66,7 +66,7 @@ struct ScheduleBlock {
 };
 
 struct Schedule {
-  enum class Kind { Race, Deadlock } kind = Kind::Race;
+  enum class Kind { Race, Deadlock, Violation } kind = Kind::Race;
   std::vector<ScheduleThread> threads;
   std::vector<ScheduleStep> steps;
   std::vector<ScheduleWake> wakes;
@@ -105,6 +105,13 @@ Expected<Schedule> deadlockSchedule(const analysis::TraceIndex &idx,
                                     const std::vector<analysis::Step> &steps,
                                     const std::vector<DeadlockBlock> &blocked,
                                     report::SourceText &src);
+
+/// Builds the schedule of a property violation's witness: `steps` is a
+/// valid prefix schedule that ends with the last violating event. The
+/// runtime reports what every step did; replay/violation_verdict.h judges.
+Expected<Schedule> violationSchedule(const analysis::TraceIndex &idx,
+                                     const std::vector<analysis::Step> &steps,
+                                     report::SourceText &src);
 
 /// The file format of docs/replay.md (runtime/replay/schedule.h parses it).
 void writeSchedule(const Schedule &s, std::ostream &out);

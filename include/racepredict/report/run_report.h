@@ -10,6 +10,7 @@
 #pragma once
 
 #include "racepredict/report/report.h"
+#include "racepredict/solver/property_predictor.h"
 
 #include <string>
 #include <vector>
@@ -37,9 +38,13 @@ struct RunReport {
   std::vector<ReplayInfo> raceReplays;               ///< one per races->races
   const solver::DeadlockResult *deadlocks = nullptr; ///< null: not asked
   std::vector<ReplayInfo> deadlockReplays;
-  bool reportAll = false;        ///< also the findings not confirmed
-  std::string command;           ///< the program, shell-quoted
-  std::vector<std::string> argv; ///< the program and its arguments
+  /// Property violations (null: no --property) and their properties.
+  const solver::PropertyResult *violations = nullptr;
+  const std::vector<property::Property> *properties = nullptr;
+  std::vector<ReplayInfo> violationReplays; ///< one per violations->violations
+  bool reportAll = false;                   ///< also the findings not confirmed
+  std::string command;                      ///< the program, shell-quoted
+  std::vector<std::string> argv;            ///< the program and its arguments
   ReportContext ctx;
 };
 

@@ -23,6 +23,13 @@ nlohmann::ordered_json violationsJson(const trace::Trace &t,
 nlohmann::ordered_json unknownViolationsJson(const solver::PropertyResult &r,
                                              const Properties &props);
 
+/// One violation: a `WARNING: racepredict: property violation (HEADLINE):
+/// NAME` block with the pattern, the binding, the events matched to its
+/// steps and the witness schedule.
+void printViolation(const trace::Trace &t, const solver::ViolationFinding &v,
+                    const Properties &props, const std::string &headline,
+                    std::ostream &out);
+
 /// Per violation the pattern, the events matched to its steps and the
 /// witness schedule; then a summary line.
 void printViolationReport(const trace::Trace &t,

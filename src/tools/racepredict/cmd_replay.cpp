@@ -10,6 +10,8 @@
 #include "program_input.h"
 #include "witness_input.h"
 
+#include "racepredict/property/parser.h"
+#include "racepredict/property/pattern_check.h"
 #include "racepredict/replay/replay_driver.h"
 #include "racepredict/trace/trace_file.h"
 
@@ -26,6 +28,7 @@ namespace {
 struct ReplayArgs {
   std::string witness;
   std::string trace;
+  std::string property;
   std::string stdinFile;
   std::string scheduleOut;
   std::string traceOut;
@@ -47,6 +50,51 @@ std::string tracePathFor(const ReplayArgs &a, const WitnessInput &w) {
     return w.trace;
   fs::path beside = fs::path(a.witness).parent_path() / w.trace;
   return fs::exists(beside) ? beside.string() : w.trace;
+}
+
+/// A violation witness's property file: --property, else its
+/// "property_file" as written, else relative to the witness's directory.
+std::string propertyPathFor(const ReplayArgs &a, const WitnessInput &w) {
+  namespace fs = std::filesystem;
+  if (!a.property.empty())
+    return a.property;
+  const std::string &p = w.propertyFile;
+  if (p.empty() || fs::path(p).is_absolute() || fs::exists(p))
+    return p;
+  fs::path beside = fs::path(a.witness).parent_path() / p;
+  return fs::exists(beside) ? beside.string() : p;
+}
+
+/// The violation a witness names, checked on the trace (the pattern holds
+/// on the witness), as the replay's judgement needs it.
+Expected<replay::ViolationTarget>
+violationTarget(const ReplayArgs &a, const WitnessInput &w,
+                const analysis::TraceIndex &idx,
+                std::vector<property::Property> &props) {
+  std::string file = propertyPathFor(a, w);
+  if (file.empty())
+    return Error{a.witness + " names no property file; give it with "
+                             "--property"};
+  auto ps = property::parsePropertyFile(file);
+  if (!ps)
+    return ps.error();
+  props = std::move(*ps);
+  for (const property::Property &p : props) {
+    if (p.name != w.property)
+      continue;
+    if (w.patternIndex >= p.patterns.size())
+      return Error{"property " + w.property + " in " + file +
+                   " has no pattern " + std::to_string(w.patternIndex) +
+                   ": is it the same file?"};
+    replay::ViolationTarget v{&p.patterns[w.patternIndex], w.violationEvents};
+    property::TraceMatcher m(idx.trace());
+    if (auto why = property::checkPatternOnSchedule(m, *v.pattern, v.events,
+                                                    w.witness))
+      return Error{a.witness +
+                   ": the violation does not hold on the trace: " + *why};
+    return v;
+  }
+  return Error{"no property " + w.property + " in " + file};
 }
 
 int runReplay(const ReplayArgs &a) {
@@ -72,6 +120,16 @@ int runReplay(const ReplayArgs &a) {
     std::cerr << "racepredict: " << steps.error().message << "\n";
     return kExitInput;
   }
+  std::vector<property::Property> props;
+  replay::ViolationTarget target;
+  if (w->violation) {
+    auto v = violationTarget(a, *w, idx, props);
+    if (!v) {
+      std::cerr << "racepredict: " << v.error().message << "\n";
+      return kExitInput;
+    }
+    target = *v;
+  }
   report::SourceText src;
   auto sched = scheduleFor(idx, *w, *steps, src);
   if (!sched) {
@@ -94,8 +152,15 @@ int runReplay(const ReplayArgs &a) {
   req.verbose = !a.quiet;
   req.keepAslr = a.keepAslr;
   req.timeoutSeconds = a.timeout;
-  req.graceSeconds = -1; // the user watches the program: let it end
+  // The user watches the program: let it end — except after a violation,
+  // which may leave it hung for good (a lock-order violation is a
+  // deadlock about to happen): then it gets a few seconds.
+  req.graceSeconds = w->violation ? 3 : -1;
   req.traceOut = a.traceOut;
+  if (w->violation) {
+    req.violation = &target;
+    req.trace = &*t;
+  }
   std::string quotedCmd;
   for (const auto &c : a.command)
     quotedCmd += " " + shellQuote(c);
@@ -128,7 +193,10 @@ int runReplay(const ReplayArgs &a) {
     return kExitInput;
   }
   req.stdinFile = *in;
-  std::cerr << "racepredict replay: " << (w->deadlock ? "deadlock" : "race")
+  std::cerr << "racepredict replay: "
+            << (w->violation  ? "violation (" + w->property + ")"
+                : w->deadlock ? std::string("deadlock")
+                              : std::string("race"))
             << " witness " << a.witness << ", " << sched->steps.size()
             << " steps, on" << quotedCmd << "\n";
   if (!a.scheduleOut.empty())
@@ -162,12 +230,16 @@ void addReplayCommand(CLI::App &app, int &exitCode) {
   auto args = std::make_shared<ReplayArgs>();
   CLI::App *cmd = app.add_subcommand(
       "replay", "Run the program under one witness schedule and confirm the "
-                "race or deadlock really happens (exit 1 when confirmed)");
+                "race, deadlock or property violation really happens (exit "
+                "1 when confirmed)");
   cmd->add_option("--schedule", args->witness,
                   "Witness file written by --witness-dir (analyze or run)")
       ->required();
   cmd->add_option("--trace", args->trace,
                   "The trace of the witness (default: its \"trace\" field)");
+  cmd->add_option("--property", args->property,
+                  "A violation witness's property file (default: its "
+                  "\"property_file\" field)");
   cmd->add_option("--stdin", args->stdinFile,
                   "Give the program this file as standard input (default: "
                   "our stdin when it is not a terminal, else /dev/null)");

@@ -14,6 +14,7 @@
 
 #include "racepredict/replay/replay_driver.h"
 #include "racepredict/report/run_report.h"
+#include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_file.h"
 
 #include <CLI/CLI.hpp>
@@ -25,6 +26,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <variant>
 
@@ -50,6 +52,8 @@ struct RunArgs {
 struct Job {
   Expected<replay::Schedule> schedule = Error{""};
   report::ReplayInfo info;
+  /// A violation's pattern and events, for the replay's judgement.
+  std::optional<replay::ViolationTarget> violation;
 };
 
 report::ReplayInfo verdictInfo(const replay::ReplayOutcome &o) {
@@ -65,7 +69,8 @@ report::ReplayInfo verdictInfo(const replay::ReplayOutcome &o) {
 
 /// Replays every job that has a schedule, `jobs` at a time.
 void replayAll(std::vector<Job> &jobs, const RunArgs &a,
-               const std::string &work, const std::string &stdinFile) {
+               const std::string &work, const std::string &stdinFile,
+               const trace::Trace &t) {
   std::atomic<size_t> next{0};
   auto worker = [&]() {
     for (size_t i; (i = next++) < jobs.size();) {
@@ -83,6 +88,10 @@ void replayAll(std::vector<Job> &jobs, const RunArgs &a,
       req.keepAslr = a.keepAslr;
       req.timeoutSeconds = a.replayTimeout;
       req.graceSeconds = 1;
+      if (j.violation) {
+        req.violation = &*j.violation;
+        req.trace = &t;
+      }
       auto o = replay::replaySchedule(*j.schedule, req);
       report::ReplayInfo info;
       if (o) {
@@ -216,6 +225,16 @@ int runRun(RunArgs a) {
       return kExitInput;
     }
     files = *w;
+    std::string err;
+    if (!report::writeViolationWitnessFiles(a.witnessDir, t, res->violations,
+                                            res->properties, a.analysis.trace,
+                                            &err)) {
+      std::cerr << "racepredict: " << err << "\n";
+      return kExitInput;
+    }
+    for (size_t i = 0; i < res->violations.violations.size(); ++i)
+      files.push_back(a.witnessDir + "/violation-" + std::to_string(i) +
+                      ".json");
   }
   report::SourceText src;
   std::vector<Job> jobs;
@@ -232,12 +251,18 @@ int runRun(RunArgs a) {
         jobFor(replay::deadlockSchedule(idx, d.steps,
                                         replay::deadlockBlocks(d.blocked), src),
                nextFile()));
+  for (const auto &v : res->violations.violations) {
+    jobs.push_back(
+        jobFor(replay::violationSchedule(idx, v.steps, src), nextFile()));
+    jobs.back().violation = replay::ViolationTarget{
+        &res->properties[v.property].patterns[v.pattern], v.events};
+  }
   if (!jobs.empty())
     std::cerr << "racepredict run: " << t.events.size() << " events, "
               << jobs.size() << " predicted finding"
               << (jobs.size() == 1 ? "" : "s") << "; replaying "
               << (jobs.size() == 1 ? "it" : "each") << "\n";
-  replayAll(jobs, a, *work, *in);
+  replayAll(jobs, a, *work, *in, t);
 
   report::RunReport r;
   r.trace = &t;
@@ -247,8 +272,14 @@ int runRun(RunArgs a) {
   size_t k = 0;
   for (; k < res->races.races.size(); ++k)
     r.raceReplays.push_back(jobs[k].info);
-  for (; k < jobs.size(); ++k)
+  for (; k < res->races.races.size() + res->deadlocks.deadlocks.size(); ++k)
     r.deadlockReplays.push_back(jobs[k].info);
+  for (; k < jobs.size(); ++k)
+    r.violationReplays.push_back(jobs[k].info);
+  if (!res->properties.empty()) {
+    r.violations = &res->violations;
+    r.properties = &res->properties;
+  }
   r.reportAll = a.reportAll;
   r.command = quoted;
   r.argv = a.command;
@@ -272,8 +303,9 @@ int runRun(RunArgs a) {
     report::printRunReport(r, *out);
   if (report::confirmedCount(r))
     return kExitFound;
-  bool unknown =
-      !res->races.unknowns.empty() || !res->deadlocks.unknowns.empty();
+  bool unknown = !res->races.unknowns.empty() ||
+                 !res->deadlocks.unknowns.empty() ||
+                 !res->violations.unknowns.empty();
   return unknown ? kExitInconclusive : kExitClean;
 }
 
@@ -282,8 +314,9 @@ int runRun(RunArgs a) {
 void addRunCommand(CLI::App &app, int &exitCode) {
   auto args = std::make_shared<RunArgs>();
   CLI::App *cmd = app.add_subcommand(
-      "run", "Record the program, predict its races (and deadlocks), replay "
-             "every prediction and report the ones replay confirms (exit 1 "
+      "run", "Record the program, predict its races (and deadlocks, "
+             "property violations), replay every prediction and report the "
+             "ones replay confirms (exit 1 "
              "when one is confirmed)");
   addAnalysisFlags(cmd, args->analysis);
   cmd->get_option("--jobs")->description(

@@ -32,16 +32,25 @@ Expected<WitnessInput> readWitnessFile(const std::string &path) {
   WitnessInput w;
   try {
     std::string kind = j.value("kind", "race");
-    if (kind != "race" && kind != "deadlock")
+    if (kind != "race" && kind != "deadlock" && kind != "violation")
       return Error{path + ": unknown witness kind '" + kind + "'"};
     w.deadlock = kind == "deadlock";
+    w.violation = kind == "violation";
     w.trace = j.value("trace", "");
     w.witness = j.at("witness").get<std::vector<analysis::EventId>>();
     if (j.contains("steps"))
       for (const auto &s : j["steps"])
         w.steps.push_back(
             {s.at("event").get<analysis::EventId>(), s.value("half", false)});
-    if (w.deadlock) {
+    if (w.violation) {
+      w.property = j.at("property").get<std::string>();
+      w.propertyFile = j.value("property_file", "");
+      w.patternIndex = j.at("pattern_index").get<size_t>();
+      for (const auto &e : j.at("events"))
+        w.violationEvents.push_back(e.at("event").get<analysis::EventId>());
+      if (w.violationEvents.empty())
+        return Error{path + ": the violation names no events"};
+    } else if (w.deadlock) {
       // Every blocked thread: its event, what it blocks on, and for a lock
       // the acquisition its holder made (the replayer checks the holder
       // still has it); the rest follows from the trace.
@@ -85,7 +94,7 @@ validatedSteps(const analysis::TraceIndex &idx, const WitnessInput &w,
                    " is not in the trace"};
   if (steps.empty()) {
     std::vector<analysis::EventId> prefix = w.witness;
-    if (!w.deadlock) {
+    if (!w.deadlock && !w.violation) {
       if (prefix.size() < 2)
         return Error{path + ": the witness does not end with the racing pair"};
       prefix.resize(prefix.size() - 2);
@@ -94,13 +103,21 @@ validatedSteps(const analysis::TraceIndex &idx, const WitnessInput &w,
     if (!expanded)
       return Error{path + ": the witness is not a valid schedule of the trace"};
     steps = *expanded;
-    if (!w.deadlock) {
+    if (!w.deadlock && !w.violation) {
       steps.push_back({w.first});
       steps.push_back({w.second});
     }
   }
   std::optional<std::string> why;
-  if (w.deadlock) {
+  if (w.violation) {
+    // A feasible prefix schedule that ends with the last violating event;
+    // the pattern itself is checked once the property is known.
+    if (steps.empty() || steps.back().half ||
+        steps.back().event != w.violationEvents.back())
+      return Error{path + ": the steps do not end with the last violating "
+                          "event"};
+    why = analysis::checkPrefixSchedule(idx, steps);
+  } else if (w.deadlock) {
     std::vector<analysis::EventId> blocked;
     for (const auto &b : w.blocked)
       blocked.push_back(b.event);
@@ -136,6 +153,8 @@ Expected<replay::Schedule> scheduleFor(const analysis::TraceIndex &idx,
                                        const WitnessInput &w,
                                        const std::vector<analysis::Step> &s,
                                        report::SourceText &src) {
+  if (w.violation)
+    return replay::violationSchedule(idx, s, src);
   if (w.deadlock)
     return replay::deadlockSchedule(idx, s, w.blocked, src);
   return replay::raceSchedule(idx, s, w.first, w.second, src);

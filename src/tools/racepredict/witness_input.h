@@ -13,9 +13,15 @@ namespace racepredict::tool {
 /// A witness file (report/witness_file.h) as `replay` needs it.
 struct WitnessInput {
   bool deadlock = false;
-  std::string trace; ///< the "trace" field, as written
+  bool violation = false; ///< a property violation ("kind": "violation")
+  std::string trace;      ///< the "trace" field, as written
   analysis::EventId first = 0, second = 0;
   std::vector<replay::DeadlockBlock> blocked; ///< deadlocks
+  /// Violations: the property (by name, in `propertyFile` as written),
+  /// which of its compiled patterns, and the events matched to its steps.
+  std::string property, propertyFile;
+  size_t patternIndex = 0;
+  std::vector<analysis::EventId> violationEvents;
 
   std::vector<analysis::EventId> witness;
   std::vector<analysis::Step> steps; ///< empty if the file has none

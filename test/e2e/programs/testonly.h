@@ -29,24 +29,32 @@
  * channel 1 lets two threads hand the turn back and forth. */
 static int testonly_fds[2][2];
 
-TESTONLY static void testonly_init(void) {
-  if (pipe(testonly_fds[0]) != 0 || pipe(testonly_fds[1]) != 0)
-    _exit(77);
-  /* Only a `replay=` that names a schedule: `racepredict run` records with
-   * an empty one (it clears a replay= the user's options may carry). */
+/* Whether this run replays a schedule: only a `replay=` that names one
+ * (`racepredict run` records with an empty one: it clears a replay= the
+ * user's options may carry). */
+TESTONLY static int testonly_replaying(void) {
   const char *o = getenv("RACEPREDICT_OPTIONS");
   const char *r = o ? strstr(o, "replay=") : NULL;
   while (r && (r[7] == ':' || r[7] == 0))
     r = strstr(r + 7, "replay=");
-  if (!r)
-    return;
+  return r != NULL;
+}
+/* Under replay: makes a test-only pipe order nothing (reads from
+ * /dev/zero, writes to /dev/null return at once). */
+TESTONLY static void testonly_unblock(int fds[2]) {
   int z = open("/dev/zero", O_RDONLY), n = open("/dev/null", O_WRONLY);
-  for (int ch = 0; ch < 2; ++ch)
-    if (z < 0 || n < 0 || dup2(z, testonly_fds[ch][0]) < 0 ||
-        dup2(n, testonly_fds[ch][1]) < 0)
-      _exit(77);
+  if (z < 0 || n < 0 || dup2(z, fds[0]) < 0 || dup2(n, fds[1]) < 0)
+    _exit(77);
   close(z);
   close(n);
+}
+TESTONLY static void testonly_init(void) {
+  if (pipe(testonly_fds[0]) != 0 || pipe(testonly_fds[1]) != 0)
+    _exit(77);
+  if (!testonly_replaying())
+    return;
+  for (int ch = 0; ch < 2; ++ch)
+    testonly_unblock(testonly_fds[ch]);
 }
 /* Lets one testonly_take(ch) proceed. */
 TESTONLY static void testonly_give(int ch) {

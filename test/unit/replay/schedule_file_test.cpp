@@ -13,6 +13,7 @@
 #include "racepredict/trace/format.h"
 
 #include <cstring>
+#include <sstream>
 
 using namespace racepredict;
 using racepredict::testing::parseTrace;
@@ -318,7 +319,7 @@ TEST(ScheduleFile, RejectsMalformedFilesWithTheirLine) {
       {"alloc step",
        raceFile(std::string(kTwoThreads) + "step 0 0 alloc 0 0 1 1 f.c -\n", 2,
                 1),
-       6, "alloc, free and custom events are not scheduling points"},
+       6, "alloc and free events are not scheduling points"},
       {"ordinal gap",
        raceFile(std::string(kTwoThreads) + "step 0 1 wr 0 0 1 1 f.c -\n"
                                            "step 1 0 wr 0 0 2 1 f.c -\n",
@@ -460,6 +461,49 @@ TEST(ScheduleFile, RejectsMalformedBlocks) {
     EXPECT_NE(std::strstr(p.err.msg, c.msg), nullptr)
         << c.name << ": got '" << p.err.msg << "'";
   }
+}
+
+TEST(ScheduleFile, ViolationRoundTripWithCustomSteps) {
+  // Custom events are scheduling points: a violation's steps are mostly
+  // custom events, and their ordinals count like any recorded event.
+  trace::Trace t = parseTrace(R"(t0 begin
+t0 fork t1 @v.c:3
+t1 begin
+t0 ev close f1 @v.c:4
+t1 ev read f1 @v.c:9
+)");
+  analysis::TraceIndex idx(t);
+  report::SourceText src;
+  auto s = replay::violationSchedule(
+      idx, {{0, false}, {1, false}, {2, false}, {3, false}, {4, false}}, src);
+  ASSERT_TRUE(static_cast<bool>(s)) << s.error().message;
+  std::ostringstream out;
+  replay::writeSchedule(*s, out);
+  EXPECT_NE(out.str().find("kind violation\n"), std::string::npos);
+  Parsed p = parseText(out.str());
+  ASSERT_TRUE(p.ok) << p.err.msg;
+  EXPECT_EQ(p.s.kind, rt::kSchedViolation);
+  ASSERT_EQ(p.s.numSteps, 5u);
+  EXPECT_EQ(p.s.steps[3].kind, RP_CUSTOM);
+  EXPECT_EQ(p.s.steps[3].ordinal, 2u); // begin, fork, then the event
+  EXPECT_EQ(p.s.steps[4].kind, RP_CUSTOM);
+  EXPECT_EQ(p.s.steps[4].thread, 1u);
+  EXPECT_EQ(p.s.steps[4].line, 9u);
+}
+
+TEST(ScheduleFile, RejectsMalformedViolationSchedules) {
+  std::string head = "RPSCHED 2\nkind violation\n";
+  Parsed none = parseText(head + "threads 1 steps 0 wakes 0 blocks 0\n"
+                                 "thread 0 - 0 t0\nend\n");
+  EXPECT_FALSE(none.ok);
+  EXPECT_NE(std::strstr(none.err.msg, "a violation schedule has steps"),
+            nullptr)
+      << none.err.msg;
+  Parsed blocks = parseText(head + "threads 1 steps 1 wakes 0 blocks 1\n"
+                                   "thread 0 - 0 t0\n"
+                                   "step 0 0 ev 0 0 1 1 f.c -\nend\n");
+  EXPECT_FALSE(blocks.ok);
+  EXPECT_EQ(blocks.err.line, 3u);
 }
 
 TEST(ScheduleFile, BlockingKindNamesMatchTheAnalysis) {
