@@ -2,7 +2,7 @@
 """End-to-end test of `racepredict batch` over our CTest project
 (test/e2e/batch_project): configure it with racepredict-cc, build, run
 batch, and check exactly which tests fail with which findings (by the
-`// @ANCHOR` lines of the sources) and which replay verdicts (confirmed;
+`// @ANCHOR` lines of the sources) (a custom property's violation too: --property) and which replay verdicts (confirmed;
 predicted for the tests that cannot be replayed; the hidden-flag race
 diverged, listed as unconfirmed and failing nothing), that a witness file's
 "replay it again" command confirms again, the JUnit counts, the SARIF
@@ -39,6 +39,7 @@ EXPECTED_NEW = {
                                      "deadlock_order.c@A0", "deadlock_order.c@J0"})],
     "race_env": [("race", {"race_env.c@E1", "race_env.c@E0"})],
     "multi_process": [("race", {"race_counter.c@W", "race_counter.c@M"})],
+    "property_file": [("property", {"property_file.c@R"})],
 }
 EXPECTED_SUPPRESSED = {
     "race_suppressed": [("race", {"race_suppressed.c@L", "race_suppressed.c@S"})],
@@ -52,7 +53,7 @@ EXPECTED_OUTCOME = {
     "deadlock_order": "failed", "race_env": "failed", "multi_process": "failed",
     "race_suppressed": "passed", "clean_lock": "passed", "clean_join": "passed",
     "race_hidden_flag": "passed", "hang": "error", "no_trace": "skipped",
-    "disabled": "skipped",
+    "disabled": "skipped", "property_file": "failed",
 }
 # The status of every finding of a test: its replay verdict, or "predicted"
 # where the test cannot be replayed (race_crash aborts while recording;
@@ -62,6 +63,7 @@ EXPECTED_STATUS = {
     "race_suppressed": "confirmed", "deadlock_order": "confirmed",
     "race_env": "confirmed", "race_crash": "predicted",
     "multi_process": "predicted", "race_hidden_flag": "diverged",
+    "property_file": "confirmed",
 }
 # Why a test's findings are predicted only (replay_note), by a fragment.
 EXPECTED_NOTE = {
@@ -124,6 +126,7 @@ def main():
     work = os.path.join(w, "work")
     # --step-timeout-ms: the hidden-flag replay diverges after 1.5 s.
     common = [rp, "batch", "--ctest", build, "-j2", "--races", "--deadlocks",
+              "--property", os.path.join(project, "property_file.props"),
               "--step-timeout-ms", "1500"]
     r = run(common + ["--test-timeout", "6", "--suppressions", supp,
                       "--junit", out["xml"], "--sarif", out["sarif"],
@@ -188,10 +191,10 @@ def main():
     check([(s["rule"], s["hits"]) for s in report["suppressions"]] ==
           [("race:legacy_update", 1), ("deadlock:no_such_function", 0)],
           f"suppressions {report['suppressions']}")
-    want_summary = {"tests": 13, "passed": 4, "failed": 6, "errors": 1,
-                    "skipped": 2, "findings": 9, "new": 7, "known": 0,
-                    "suppressed": 1, "unconfirmed": 1, "confirmed": 6,
-                    "distinct_new": 6}
+    want_summary = {"tests": 14, "passed": 4, "failed": 7, "errors": 1,
+                    "skipped": 2, "findings": 10, "new": 8, "known": 0,
+                    "suppressed": 1, "unconfirmed": 1, "confirmed": 7,
+                    "distinct_new": 7}
     got_summary = {k: report["summary"][k] for k in want_summary}
     check(got_summary == want_summary, f"summary {got_summary}")
     check("UNCONFIRMED race in race_hidden_flag (replay diverged: " in r.stdout,
@@ -209,7 +212,7 @@ def main():
     suite = root.find("testsuite")
     for el in (root, suite):
         counts = {k: el.get(k) for k in ("tests", "failures", "errors", "skipped")}
-        check(counts == {"tests": "13", "failures": "6", "errors": "1", "skipped": "2"},
+        check(counts == {"tests": "14", "failures": "7", "errors": "1", "skipped": "2"},
               f"JUnit counts {counts}")
     cases = junit_cases(out["xml"])
     for name, want in EXPECTED_NEW.items():
@@ -221,7 +224,10 @@ def main():
                      all(re.search(re.escape(l) + r"\b", f["message"]) for l in locs)]
             check(len(match) == 1, f"{name}: no {kind} failure naming {locs}")
             text = match[0]["text"]
-            check("Witness schedule" in text and text.count("<==") == 2,
+            # The events that make the finding are marked: a property's
+            # one event here, both events of a race or both blocked requests.
+            marked = 1 if kind == "property" else 2
+            check("Witness schedule" in text and text.count("<==") == marked,
                   f"{name}: witness text")
             status = ("Status: replay confirmed: " if EXPECTED_STATUS[name] == "confirmed"
                       else "Status: predicted (witness validated on the trace; not replayed)")
@@ -248,7 +254,7 @@ def main():
     sarif = json.load(open(out["sarif"]))
     validate(a.validator, out["sarif"])
     results = check_sarif_shape(sarif, project)
-    check(len(results) == 7, f"{len(results)} SARIF results, want 6 new + 1 unconfirmed")
+    check(len(results) == 8, f"{len(results)} SARIF results, want 7 new + 1 unconfirmed")
     by_sig = {r["properties"]["signature"]: r for r in results}
     counter = [r for s, r in by_sig.items() if "race_counter.c" in s]
     check(len(counter) == 1 and counter[0]["properties"]["tests"] ==
@@ -259,7 +265,7 @@ def main():
           counter[0]["message"]["text"].endswith("(confirmed by replay)"),
           f"race_counter result {counter[0]['message']}")
     levels = sorted((r["level"], r["properties"]["verdict"]) for r in results)
-    check(levels == [("error", "new")] * 6 + [("warning", "unconfirmed")], f"levels {levels}")
+    check(levels == [("error", "new")] * 7 + [("warning", "unconfirmed")], f"levels {levels}")
     warn = [r for r in results if r["level"] == "warning"][0]
     check("race_hidden_flag.c" in warn["properties"]["signature"] and
           "(unconfirmed: replay diverged: " in warn["message"]["text"] and
@@ -281,15 +287,15 @@ def main():
     print(r.stdout, r.stderr)
     check(r.returncode == 0, f"second run: exit {r.returncode}, want 0 (nothing new)")
     rep2 = json.load(open(second + ".json"))
-    check(rep2["summary"]["new"] == 0 and rep2["summary"]["known"] == 7 and
+    check(rep2["summary"]["new"] == 0 and rep2["summary"]["known"] == 8 and
           rep2["summary"]["unconfirmed"] == 1 and rep2["summary"]["failed"] == 0,
           f"second summary {rep2['summary']}")
     root2 = ET.parse(second + ".xml").getroot()
-    check(root2.get("failures") == "0" and root2.get("tests") == "12",
+    check(root2.get("failures") == "0" and root2.get("tests") == "13",
           f"second JUnit {root2.attrib}")
     sarif2 = json.load(open(second + ".sarif"))
     states = sorted((r["baselineState"], r["level"]) for r in sarif2["runs"][0]["results"])
-    check(states == [("new", "warning")] + [("unchanged", "error")] * 6,
+    check(states == [("new", "warning")] + [("unchanged", "error")] * 7,
           f"second SARIF baselineState {states}")
     validate(a.validator, second + ".sarif")
     # Without the baseline the same run fails again: the baseline did it.

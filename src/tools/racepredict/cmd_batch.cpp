@@ -39,6 +39,7 @@ struct BatchArgs {
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   double testTimeout = 600, budget = 0;
   bool races = false, deadlocks = false, allPairs = false;
+  std::vector<std::string> properties; ///< --property files
   unsigned timeoutMs = 30000;
   uint64_t rlimit = 0;
   bool noReplay = false;
@@ -99,6 +100,9 @@ std::vector<std::string> analyzeFlags(const BatchArgs &a) {
     f.push_back("--deadlocks");
   if (a.allPairs)
     f.push_back("--all-pairs");
+  // Absolute: each test runs in its own working directory.
+  for (const std::string &p : a.properties)
+    f.insert(f.end(), {"--property", fs::absolute(p).string()});
   if (a.timeoutMs)
     f.insert(f.end(), {"--timeout-ms", std::to_string(a.timeoutMs)});
   if (a.rlimit)
@@ -339,6 +343,10 @@ void addBatchCommand(CLI::App &app, int &exitCode) {
   cmd->add_flag("--races", a->races,
                 "Predict data races (the default unless only --deadlocks)");
   cmd->add_flag("--deadlocks", a->deadlocks, "Predict lock-order deadlocks");
+  cmd->add_option("--property", a->properties,
+                  "Predict (and replay-confirm) violations of the custom "
+                  "properties in this file (docs/properties.md); repeatable")
+      ->check(CLI::ExistingFile);
   cmd->add_flag("--all-pairs", a->allPairs,
                 "Every racing event pair, not one per source-location pair");
   cmd->add_option("--timeout-ms", a->timeoutMs,
