@@ -14,6 +14,9 @@ the program's annotations:
     ... // @NAME                       an anchor (its line; also in the
                                        case's own headers)
     // expect-violation: PROP A B C    one violation, anchors in step order
+    // expect-replay: diverged         replay cannot enforce the witnesses
+                                       (hidden synchronisation): each must
+                                       end diverged, never confirmed
 
 fixed.c must have none. Also: the observed run shows no violation at all
 (stats.property.observed == 0: every one is predicted), every violation's
@@ -45,6 +48,13 @@ def anchors_in(path, anchors):
         if header and os.path.exists(header):
             anchors_in(header, anchors)
     return lines
+
+
+def expected_replay(src):
+    """The replay verdict every violation of `src` must get."""
+    with open(src) as f:
+        m = re.search(r"expect-replay:\s*(\w[\w-]*)", f.read())
+    return m.group(1) if m else "confirmed"
 
 
 def anchors_and_expectations(src):
@@ -129,17 +139,22 @@ def check(a, prog, spec, props, here):
         if run([a.racepredict, "check-witness", trace, path, "--property",
                 props]).returncode != 0:
             return f"{prog}: check-witness rejects {f}"
-    err = check_replay(a, prog, exe, props, want)
+    verdict = expected_replay(src)
+    err = check_replay(a, prog, exe, props, want, verdict)
     if err:
         return err
-    print(f"ok: {prog}: {len(got)} violation(s), each confirmed by replay")
+    print(f"ok: {prog}: {len(got)} violation(s), each {verdict} by replay")
     return None
 
 
-def check_replay(a, prog, exe, props, want):
+def check_replay(a, prog, exe, props, want, verdict):
     """`run --property` records anew, predicts and replays every violation:
-    each must be confirmed (--report-all would list the others), and each
-    witness file `run` wrote must be confirmed again by `replay`."""
+    each must get `verdict` (--report-all lists the unconfirmed too), and
+    `replay` of each witness file `run` wrote must give it again. Only
+    confirmed violations make run and replay exit 1."""
+    confirmed = verdict == "confirmed"
+    # A diverging replay waits for the step that never comes: not 3 s.
+    step = [] if confirmed else ["--step-timeout-ms", "800"]
     wdir = exe + ".run"
     if os.path.isdir(wdir):
         for f in os.listdir(wdir):
@@ -147,8 +162,8 @@ def check_replay(a, prog, exe, props, want):
     rpt = exe + ".run.json"
     r = run([a.racepredict, "run", "--property", props, "--all-pairs",
              "--report-all", "--format", "json", "--witness-dir", wdir,
-             "-o", rpt, "--", exe], timeout=600)
-    if r.returncode != (1 if want else 0):
+             "-o", rpt, *step, "--", exe], timeout=600)
+    if r.returncode != (1 if want and confirmed else 0):
         return f"{prog}: run exit status {r.returncode}"
     with open(rpt) as f:
         report = json.load(f)
@@ -158,22 +173,23 @@ def check_replay(a, prog, exe, props, want):
         print("run reported:", sorted(got))
         return f"{prog}: run's violations differ from the expectation"
     for v in report["violations"]:
-        if v["replay"] != "confirmed":
-            return (f"{prog}: {v['property']} not confirmed by replay: "
-                    f"{v['replay']}: {v['replay_detail']['message']}")
-    if report["stats"]["replay"]["confirmed"] != len(report["violations"]):
-        return f"{prog}: stats.replay.confirmed is wrong"
+        if v["replay"] != verdict:
+            return (f"{prog}: {v['property']} replayed {v['replay']}, not "
+                    f"{verdict}: {v['replay_detail']['message']}")
+    stat = verdict.replace("-", "_")
+    if report["stats"]["replay"][stat] != len(report["violations"]):
+        return f"{prog}: stats.replay.{stat} is wrong"
     files = sorted(f for f in os.listdir(wdir) if f.startswith("violation-"))
     if len(files) != len(report["violations"]):
         return f"{prog}: run wrote {len(files)} violation witness files"
     for f in files:
         r = run([a.racepredict, "replay", "-q", "--schedule",
-                 os.path.join(wdir, f), "--", exe], capture_output=True,
+                 os.path.join(wdir, f), *step, "--", exe], capture_output=True,
                 text=True, timeout=120)
-        if r.returncode != 1 or \
-                not r.stdout.startswith("racepredict replay: confirmed"):
+        if r.returncode != (1 if confirmed else 0) or \
+                not r.stdout.startswith(f"racepredict replay: {verdict}"):
             print(r.stdout, r.stderr)
-            return f"{prog}: replay of {f} did not confirm it ({r.returncode})"
+            return f"{prog}: replay of {f} did not give {verdict} ({r.returncode})"
     return None
 
 
