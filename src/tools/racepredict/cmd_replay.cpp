@@ -8,6 +8,7 @@
 //
 #include "commands.h"
 #include "program_input.h"
+#include "scratch_dir.h"
 #include "witness_input.h"
 
 #include "racepredict/property/parser.h"
@@ -137,11 +138,12 @@ int runReplay(const ReplayArgs &a) {
               << sched.error().message << "\n";
     return kExitInput;
   }
-  auto work = makeWorkDir("racepredict-replay");
-  if (!work) {
-    std::cerr << "racepredict: " << work.error().message << "\n";
+  auto scratch = ScratchDir::create("racepredict-replay");
+  if (!scratch) {
+    std::cerr << "racepredict: " << scratch.error().message << "\n";
     return kExitInput;
   }
+  const std::string *work = &(*scratch)->path();
   replay::ReplayRequest req;
   req.argv = a.command;
   req.schedulePath = a.scheduleOut.empty()
@@ -172,7 +174,6 @@ int runReplay(const ReplayArgs &a) {
     if (a.scheduleOut.empty()) {
       std::cerr << "racepredict: --print-env needs --schedule-out FILE (the "
                    "schedule must outlive this command)\n";
-      removeTree(*work);
       return kExitInput;
     }
     std::ofstream out(req.schedulePath);
@@ -183,13 +184,11 @@ int runReplay(const ReplayArgs &a) {
     std::cout << "RACEPREDICT_OPTIONS=" << shellQuote(opts) << "\n";
     std::cerr << "racepredict: for example: RACEPREDICT_OPTIONS="
               << shellQuote(opts) << " gdb --args" << quotedCmd << "\n";
-    removeTree(*work);
     return kExitClean;
   }
   auto in = programStdin(a.stdinFile, *work);
   if (!in) {
     std::cerr << "racepredict: " << in.error().message << "\n";
-    removeTree(*work);
     return kExitInput;
   }
   req.stdinFile = *in;
@@ -208,19 +207,16 @@ int runReplay(const ReplayArgs &a) {
   auto o = replay::replaySchedule(*sched, req);
   if (!o) {
     std::cerr << "racepredict: " << o.error().message << "\n";
-    removeTree(*work);
     return kExitInput;
   }
   if (o->noVerdict) {
     std::cerr << "racepredict: " << o->message << "\n";
-    removeTree(*work);
     return kExitInput;
   }
   std::cout << "racepredict replay: " << replay::verdictName(o->verdict);
   if (o->step)
     std::cout << " at step " << o->step << "/" << o->steps;
   std::cout << ": " << o->message << "\n";
-  removeTree(*work);
   return o->verdict == replay::Verdict::Confirmed ? kExitFound : kExitClean;
 }
 

@@ -10,6 +10,7 @@
 #include "analysis_pipeline.h"
 #include "commands.h"
 #include "program_input.h"
+#include "scratch_dir.h"
 #include "witness_input.h"
 
 #include "racepredict/replay/replay_driver.h"
@@ -177,20 +178,13 @@ std::variant<std::string, int> record(const RunArgs &a, const std::string &work,
 }
 
 int runRun(RunArgs a) {
-  auto work = makeWorkDir("racepredict-run");
-  if (!work) {
-    std::cerr << "racepredict: " << work.error().message << "\n";
+  auto scratch = ScratchDir::create("racepredict-run");
+  if (!scratch) {
+    std::cerr << "racepredict: " << scratch.error().message << "\n";
     return kExitInput;
   }
-  bool keep = a.keepWorkDir;
-  struct Cleanup {
-    std::string dir;
-    bool *keep;
-    ~Cleanup() {
-      if (!*keep)
-        removeTree(dir);
-    }
-  } cleanup{*work, &keep};
+  (*scratch)->keep(a.keepWorkDir);
+  const std::string *work = &(*scratch)->path();
   auto in = programStdin(a.stdinFile, *work);
   if (!in) {
     std::cerr << "racepredict: " << in.error().message << "\n";
@@ -203,7 +197,9 @@ int runRun(RunArgs a) {
   if (auto *rc = std::get_if<int>(&rec)) {
     // The trace of a crashed recording stays for a look; the work directory
     // only needs to when the trace is in it.
-    keep = a.traceOut.empty() && a.witnessDir.empty();
+    (*scratch)->keep(a.keepWorkDir ||
+                     (a.traceOut.empty() && a.witnessDir.empty() &&
+                      std::filesystem::exists(*work + "/trace.rptrace")));
     return *rc;
   }
   a.analysis.trace = std::get<std::string>(rec);

@@ -1,0 +1,84 @@
+//===- tools/racepredict/scratch_dir.cpp - A work directory that never leaks
+//===//
+#include "scratch_dir.h"
+
+#include "program_input.h"
+
+#include <cerrno>
+#include <csignal>
+#include <fcntl.h>
+#include <filesystem>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace racepredict::tool {
+namespace {
+
+/// The janitor: sleeps on the pipe until the parent writes (it cleans up
+/// itself, or keeps the directory) or dies (EOF: the pipe's last writer is
+/// gone), then removes the directory in the second case.
+[[noreturn]] void janitor(int readFd, const std::string &dir) {
+  // Ctrl-C and a job's SIGTERM reach the whole process group: the janitor
+  // must outlive its parent to do its work.
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE})
+    std::signal(sig, SIG_IGN);
+  // Hold nothing of the parent's open: a caller reading our stdout to EOF
+  // (batch, a CI log) must not wait for the janitor.
+  int null = open("/dev/null", O_RDWR);
+  for (int fd = 0; fd < 3; ++fd)
+    dup2(null, fd);
+  for (int fd = 3, n = static_cast<int>(sysconf(_SC_OPEN_MAX)); fd < n; ++fd)
+    if (fd != readFd)
+      close(fd);
+  char c;
+  ssize_t r;
+  do
+    r = read(readFd, &c, 1);
+  while (r < 0 && errno == EINTR);
+  if (r == 0)
+    removeTree(dir);
+  _exit(0);
+}
+
+} // namespace
+
+Expected<std::unique_ptr<ScratchDir>>
+ScratchDir::create(const std::string &prefix) {
+  auto dir = makeWorkDir(prefix);
+  if (!dir)
+    return dir.error();
+  int fds[2];
+  pid_t pid = -1;
+  if (pipe2(fds, O_CLOEXEC) == 0) {
+    pid = fork();
+    if (pid == 0)
+      janitor(fds[0], *dir);
+    close(fds[0]);
+    if (pid < 0) {
+      close(fds[1]);
+      fds[1] = -1;
+    }
+  } else {
+    fds[1] = -1;
+  }
+  // Without a janitor (no pipe or no fork) only normal ends clean up.
+  return std::unique_ptr<ScratchDir>(new ScratchDir(*dir, fds[1], pid));
+}
+
+ScratchDir::~ScratchDir() {
+  if (doneFd_ >= 0) {
+    char done = 'd';
+    ssize_t w = write(doneFd_, &done, 1);
+    (void)w; // if it failed, the janitor sees EOF and removes: also fine
+    close(doneFd_);
+  }
+  if (janitor_ > 0) {
+    int status;
+    while (waitpid(janitor_, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  if (!keep_)
+    removeTree(path_);
+}
+
+} // namespace racepredict::tool

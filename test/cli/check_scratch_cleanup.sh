@@ -1,0 +1,35 @@
+#!/bin/sh
+# `run` killed while the program runs (SIGTERM as a CI job limit sends, and
+# SIGKILL) must not leave its work directory under $TMPDIR; a normal end
+# must not either, and --keep-work-dir keeps it.
+#   check_scratch_cleanup.sh RACEPREDICT WORKDIR
+set -u
+rp=$1
+tmp=$2/scratch
+rm -rf "$tmp" && mkdir -p "$tmp"
+export TMPDIR="$tmp"
+fail() { echo "FAIL: $*"; ls -la "$tmp"; exit 1; }
+count() { find "$tmp" -mindepth 1 -maxdepth 1 -name 'racepredict-run-*' | wc -l; }
+
+for sig in TERM KILL; do
+  "$rp" run -- sleep 30 >/dev/null 2>&1 &
+  pid=$!
+  # Wait until the work directory exists (run has started the program).
+  i=0
+  while [ "$(count)" -eq 0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+  [ "$(count)" -eq 1 ] || fail "SIGTERM: no work directory appeared"
+  kill -s $sig $pid
+  wait $pid 2>/dev/null
+  i=0
+  while [ "$(count)" -ne 0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+  [ "$(count)" -eq 0 ] || fail "SIG$sig: the work directory was left behind"
+  pkill -f "^sleep 30$" 2>/dev/null
+done
+
+# A normal end (the program wrote no trace: exit 2) removes it too.
+"$rp" run -- true >/dev/null 2>&1
+[ $? -eq 2 ] || fail "run -- true: exit status"
+[ "$(count)" -eq 0 ] || fail "normal end: the work directory was left behind"
+"$rp" run --keep-work-dir -- true >/dev/null 2>&1
+[ "$(count)" -eq 1 ] || fail "--keep-work-dir did not keep it"
+echo ok
