@@ -34,8 +34,9 @@ int64_t signExtend(uint64_t raw, unsigned size) {
   }
 }
 
-void putAccess(ThreadState *ts, uint64_t order, unsigned kind, uint64_t lkey,
-               unsigned size, int64_t value, uint32_t loc, const void *addr) {
+__attribute__((always_inline)) inline void
+putAccess(ThreadState *ts, uint64_t order, unsigned kind, uint64_t lkey,
+          unsigned size, int64_t value, uint32_t loc, const void *addr) {
   // Replay compares the real addresses of this run, never the location
   // key: a renamed key must not make two accesses look alike or apart.
   if (RP_UNLIKELY(gReplayOn))
@@ -470,6 +471,10 @@ void __racepredict_memset(void *dst, uint8_t byte, uint64_t n, uint32_t loc) {
 }
 
 void __racepredict_branch(uint32_t loc) {
+  // The common case of a loop: no read since the last plain branch, which
+  // plainBranch would drop anyway; decided before enter()'s bookkeeping.
+  if (tlsState && !tlsState->readsSinceBranch)
+    return;
   ThreadState *ts = enter(kRecBranch);
   if (!ts)
     return;
