@@ -446,10 +446,14 @@ bool Slicer::build(PairSlice &s, const std::vector<EventId> &targets,
   for (ThreadId t = 0; t < nt; ++t)
     if (s.endUnit[t] != kNone)
       sb.needPast(sb.needUnits(t, s.endUnit[t]));
+  sb.run();
+  // Only the targets' own past decides feasibility; what `alsoNeed` asks
+  // for may be cut by the caps (the encoding then finds it absent).
+  bool ok = !sb.pastCut();
   for (EventId e : alsoNeed)
     sb.needEvent(e);
   sb.run();
-  return !sb.pastCut();
+  return ok;
 }
 
 void Slicer::extend(PairSlice &s, const std::vector<EventId> &events) const {
