@@ -13,6 +13,14 @@ run completes):
                    (one source location per lock call), plus a semaphore
                    hand-off per iteration; main joins both.
   locks K          the same loop without the semaphore.
+  late K           two threads nesting a/b K times each, except that the
+                   second thread's last iteration takes b/a: the only
+                   inversion is at the end of the run, so each candidate's
+                   slice holds the second thread's whole run.
+Each shape runs in the default mode (deadlock candidates on per-candidate
+slices, docs/slicing.md) and, where it finishes in reasonable time, with
+--whole-trace (every candidate on the whole-trace formula, as before
+slicing).
 Prints one markdown table; every number comes from `analyze --deadlocks
 --format json` stats, wall time and peak RSS from /usr/bin/time.
 """
@@ -48,6 +56,23 @@ def loop(k):
     return lines
 
 
+def late(k):
+    lines = ["t0 fork t1 @late.c:40", "t0 fork t2 @late.c:41"]
+    for i in range(k):
+        lines += ["t1 acq a @late.c:10", "t1 acq b @late.c:11",
+                  f"t1 wr x {i} @late.c:12", "t1 rel b @late.c:13",
+                  "t1 rel a @late.c:14"]
+    for i in range(k - 1):
+        lines += ["t2 acq a @late.c:20", "t2 acq b @late.c:21",
+                  f"t2 wr y {i} @late.c:22", "t2 rel b @late.c:23",
+                  "t2 rel a @late.c:24"]
+    lines += ["t2 acq b @late.c:30", "t2 acq a @late.c:31",
+              "t2 wr y -1 @late.c:32", "t2 rel a @late.c:33",
+              "t2 rel b @late.c:34"]
+    lines += ["t0 join t1 @late.c:44", "t0 join t2 @late.c:45"]
+    return lines
+
+
 def run(rp, path, extra):
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
         p = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", tf.name, rp,
@@ -71,13 +96,15 @@ def main():
     print(f"commit {commit}; {os.cpu_count()} cores, {cpu}")
     print()
     print("| shape | events | mode | candidates | lock cycles | hangs | "
-          "solver calls | deadlocks | truncated | wall s | peak RSS MB |")
-    print("|---|---:|---|---:|---:|---:|---:|---:|---|---:|---:|")
+          "solver calls | sliced | slice units | deadlocks | truncated | "
+          "wall s | peak RSS MB |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|")
     cases = [("philosophers", n, philosophers(n)) for n in (3, 5, 8, 12)]
-    cases += [("loop", k, loop(k)) for k in (5, 20, 50)]
+    cases += [("loop", k, loop(k)) for k in (5, 20, 50, 200)]
     cases += [("locks", k, [l for l in loop(k) if l.split()[1] not in
                             ("seminit", "post", "semwait")])
-              for k in (20, 50)]
+              for k in (20, 50, 200, 1000)]
+    cases += [("late", k, late(k)) for k in (50, 200, 1000)]
     with tempfile.TemporaryDirectory() as tmp:
         for shape, n, lines in cases:
             path = os.path.join(tmp, f"{shape}{n}.rpt.txt")
@@ -86,12 +113,18 @@ def main():
             modes = [("default", [])]
             if shape == "philosophers" and n <= 5 or shape == "loop" and n <= 5:
                 modes.append(("all-pairs", ["--all-pairs"]))
+            if shape == "late" and n <= 200:
+                modes.append(("all-pairs", ["--all-pairs"]))
+            # The whole-trace formula, for comparison, where it finishes.
+            if n <= 50 or shape == "philosophers":
+                modes.append(("whole-trace", ["--whole-trace"]))
             for mode, extra in modes:
                 r, wall, rss = run(rp, path, extra)
                 s = r["stats"]["deadlock"]
                 print(f"| {shape} {n} | {len(lines)} | {mode} | "
                       f"{s['candidates']} | {s['lock_cycles']} | "
                       f"{s['hang_candidates']} | {s['solver_calls']} | "
+                      f"{s['sliced_calls']} | {s['slice_units']} | "
                       f"{len(r['deadlocks'])} | {s['search_truncated']} | "
                       f"{wall:.2f} | {rss} |", flush=True)
 

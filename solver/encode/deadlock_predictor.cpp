@@ -1,8 +1,14 @@
 //===- solver/encode/deadlock_predictor.cpp - Candidates → queries --------===//
+//
+// Ownership candidates are decided on their slices (deadlock_slice.h),
+// hang candidates (and everything under --whole-trace) on one whole-trace
+// formula shared by their queries.
+//
 #include "racepredict/solver/deadlock_predictor.h"
 
 #include "racepredict/analysis/mhb.h"
 #include "racepredict/solver/deadlock_query.h"
+#include "racepredict/solver/deadlock_slice.h"
 #include "racepredict/solver/order_solver.h"
 #include "racepredict/solver/race_encoding.h"
 
@@ -10,6 +16,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 
 namespace racepredict::solver {
@@ -65,6 +72,28 @@ void dropContained(std::vector<DeadlockFinding> &fs) {
   fs = std::move(keep);
 }
 
+/// The whole-trace formula of issue 6, built when a candidate first needs
+/// it (hang candidates, --whole-trace).
+struct WholeTrace {
+  FormulaPool pool;
+  std::unique_ptr<MaximalEncoding> enc;
+  std::unique_ptr<OrderSolver> solver;
+
+  WholeTrace(const analysis::TraceIndex &idx, const DeadlockOptions &opts) {
+    enc = std::make_unique<MaximalEncoding>(idx, pool);
+    SolverConfig cfg;
+    cfg.numOrderVars = enc->numOrderVars();
+    cfg.differenceLogicOnly = !pool.hasPb();
+    if (!opts.dumpSmt2Dir.empty()) {
+      cfg.dumpSmt2Dir = opts.dumpSmt2Dir + "/deadlocks";
+      std::filesystem::create_directories(cfg.dumpSmt2Dir);
+    }
+    solver = makeZ3OrderSolver(cfg);
+    for (auto &[label, f] : enc->base())
+      solver->addBase(pool, f, label);
+  }
+};
+
 } // namespace
 
 DeadlockResult predictDeadlocks(const analysis::TraceIndex &idx,
@@ -78,66 +107,91 @@ DeadlockResult predictDeadlocks(const analysis::TraceIndex &idx,
   std::vector<DeadlockCandidate> cands =
       analysis::findDeadlockCandidates(idx, mhb, co, &result.stats.search);
   result.stats.candidates = cands.size();
-  if (!cands.empty()) {
-    FormulaPool pool;
-    MaximalEncoding enc(idx, pool);
-    SolverConfig cfg;
-    cfg.numOrderVars = enc.numOrderVars();
-    cfg.differenceLogicOnly = !pool.hasPb();
-    if (!opts.dumpSmt2Dir.empty()) {
-      cfg.dumpSmt2Dir = opts.dumpSmt2Dir + "/deadlocks";
-      std::filesystem::create_directories(cfg.dumpSmt2Dir);
-    }
-    auto solver = makeZ3OrderSolver(cfg);
-    for (auto &[label, f] : enc.base())
-      solver->addBase(pool, f, label);
-    CheckLimits limits{opts.timeoutMs, opts.rlimit};
-    std::set<std::vector<EventId>> found; // signatures with a finding
-    std::set<uint32_t> groupsDone;
-    std::map<std::vector<EventId>, std::pair<uint32_t, std::string>> unknown;
-    for (const auto &c : cands) {
-      std::vector<EventId> sig = eventsOf(c);
-      // One candidate per signature suffices (a never-created and a
-      // created variant of a first event are the same deadlock).
-      if (found.count(sig))
-        continue;
-      if (!opts.allCycles && (!c.connected || groupsDone.count(c.group)))
-        continue;
-      ++result.stats.solverCalls;
-      CheckResult r =
-          solver->check(pool, deadlockQuery(idx, enc, pool, c, &mhb), limits);
-      if (r.status == CheckResult::Unsat) {
-        ++result.stats.unsat;
-        continue;
+  std::unique_ptr<WholeTrace> whole;
+  analysis::SliceOptions so;
+  so.eager = !opts.lazySlices;
+  analysis::Slicer slicer(idx, mhb, so);
+  std::unique_ptr<QuerySolver> sliced;
+  PairSolveOptions po;
+  po.timeoutMs = opts.timeoutMs;
+  po.rlimit = opts.rlimit;
+  CheckLimits limits{opts.timeoutMs, opts.rlimit};
+  std::set<std::vector<EventId>> found; // signatures with a finding
+  std::set<uint32_t> groupsDone;
+  std::map<std::vector<EventId>, std::pair<uint32_t, std::string>> unknown;
+  for (const auto &c : cands) {
+    std::vector<EventId> sig = eventsOf(c);
+    // One candidate per signature suffices (a never-created and a created
+    // variant of a first event are the same deadlock).
+    if (found.count(sig))
+      continue;
+    if (!opts.allCycles && (!c.connected || groupsDone.count(c.group)))
+      continue;
+    ++result.stats.solverCalls;
+    CheckResult::Status status = CheckResult::Unknown;
+    std::string why;
+    std::vector<analysis::Step> steps;
+    std::vector<analysis::BlockReason> reasons;
+    bool decided = false;
+    // Ownership rules depend on the members' positions only: their slice
+    // decides them (deadlock_slice.h). Hangs need every other thread.
+    if (!opts.wholeTrace && c.ownership) {
+      if (!sliced) {
+        std::string dir;
+        if (!opts.dumpSmt2Dir.empty()) {
+          dir = opts.dumpSmt2Dir + "/deadlock-slices";
+          std::filesystem::create_directories(dir);
+        }
+        sliced = makeZ3QuerySolver(dir);
       }
-      std::string why = r.reason;
-      std::vector<analysis::Step> steps;
-      std::vector<analysis::BlockReason> reasons;
+      ++result.stats.slicedCalls;
+      PairVerdict v = solveDeadlockOnSlice(slicer, *sliced, c, po, &reasons);
+      result.stats.sliceUnits += v.sliceUnits;
+      result.stats.sliceExpansions += v.expansions;
+      status = v.status;
+      why = v.reason;
+      steps = std::move(v.steps);
+      // Unsat for the ownership rules leaves the hang rule of a candidate
+      // that has both: the whole-trace query decides the disjunction.
+      decided = !(status == CheckResult::Unsat && c.hang);
+    }
+    if (!decided) {
+      if (!whole)
+        whole = std::make_unique<WholeTrace>(idx, opts);
+      CheckResult r = whole->solver->check(
+          whole->pool, deadlockQuery(idx, *whole->enc, whole->pool, c, &mhb),
+          limits);
+      status = r.status;
+      why = r.reason;
       if (r.status == CheckResult::Sat) {
-        steps = deadlockPrefix(enc, r.order);
+        steps = deadlockPrefix(*whole->enc, r.order);
         if (auto err =
-                analysis::checkDeadlockWitness(idx, steps, sig, &reasons))
+                analysis::checkDeadlockWitness(idx, steps, sig, &reasons)) {
+          status = CheckResult::Unknown;
           why = "internal error: witness failed validation: " + *err;
-        else
-          why.clear();
+        }
       }
-      if (!why.empty()) {
-        unknown.emplace(sig, std::make_pair(c.group, why));
-        continue;
-      }
-      ++result.stats.sat;
-      found.insert(sig);
-      groupsDone.insert(c.group);
-      result.deadlocks.push_back(
-          makeFinding(std::move(reasons), std::move(steps)));
     }
-    // An undecided candidate whose signature (all mode) or group (default)
-    // has a finding anyway leaves nothing open.
-    for (auto &[sig, u] : unknown)
-      if (!found.count(sig) && (opts.allCycles || !groupsDone.count(u.first)))
-        result.unknowns.emplace_back(sig, u.second);
-    result.stats.unknown = result.unknowns.size();
+    if (status == CheckResult::Unsat) {
+      ++result.stats.unsat;
+      continue;
+    }
+    if (status != CheckResult::Sat) {
+      unknown.emplace(sig, std::make_pair(c.group, why));
+      continue;
+    }
+    ++result.stats.sat;
+    found.insert(sig);
+    groupsDone.insert(c.group);
+    result.deadlocks.push_back(
+        makeFinding(std::move(reasons), std::move(steps)));
   }
+  // An undecided candidate whose signature (all mode) or group (default)
+  // has a finding anyway leaves nothing open.
+  for (auto &[sig, u] : unknown)
+    if (!found.count(sig) && (opts.allCycles || !groupsDone.count(u.first)))
+      result.unknowns.emplace_back(sig, u.second);
+  result.stats.unknown = result.unknowns.size();
   if (!opts.allCycles)
     dropContained(result.deadlocks);
   std::sort(result.deadlocks.begin(), result.deadlocks.end(),

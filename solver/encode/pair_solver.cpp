@@ -13,12 +13,27 @@ using Clock = std::chrono::steady_clock;
 PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
                       analysis::EventId a, analysis::EventId b,
                       const PairSolveOptions &opts) {
-  PairVerdict v;
   analysis::PairSlice slice;
   if (!slicer.slice(a, b, &slice)) {
+    PairVerdict v;
     v.status = CheckResult::Unsat; // ordered by must-happen-before
     return v;
   }
+  // race(a, b) is part of every encoding of a slice with a racing pair.
+  auto noQuery = [](SliceEncoding &, FormulaPool &) {};
+  auto check = [&](const std::vector<analysis::Step> &sigma) {
+    // σ·a·b: the prefix must leave a and b both enabled.
+    std::vector<analysis::Step> prefix(sigma.begin(), sigma.end() - 2);
+    return analysis::checkRaceWitness(slicer.index(), prefix, a, b);
+  };
+  return solveSlice(slicer, solver, std::move(slice), noQuery, check, opts);
+}
+
+PairVerdict solveSlice(const analysis::Slicer &slicer, QuerySolver &solver,
+                       analysis::PairSlice slice, const SliceQuery &query,
+                       const WitnessCheck &check,
+                       const PairSolveOptions &opts) {
+  PairVerdict v;
   Clock::time_point deadline = opts.deadline;
   if (opts.timeoutMs)
     deadline = std::min(
@@ -38,6 +53,7 @@ PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
   for (;;) {
     FormulaPool pool;
     SliceEncoding enc(slicer, slice, pool, opts.eagerLocks);
+    query(enc, pool);
     enc.relearn(learned);
     v.sliceUnits = slice.units();
     solver.reset(enc.differenceLogicOnly());
@@ -92,20 +108,17 @@ PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
           solver.add(pool, f);
         continue;
       }
-      sigma.resize(sigma.size() - 2);
       if (slicer.options().windowBegin > 0) {
         std::vector<analysis::Step> full = enc.frozenPrefix();
         full.insert(full.end(), sigma.begin(), sigma.end());
         sigma.swap(full);
       }
-      if (auto err = analysis::checkRaceWitness(slicer.index(), sigma, a, b)) {
+      if (auto err = check(sigma)) {
         // Never trust a model blindly: an invalid witness is our bug.
         v.status = CheckResult::Unknown;
         v.reason = "internal error: witness failed validation: " + *err;
         return v;
       }
-      sigma.push_back({a, false});
-      sigma.push_back({b, false});
       v.status = CheckResult::Sat;
       v.steps = std::move(sigma);
       return v;

@@ -25,7 +25,8 @@ SliceEncoding::SliceEncoding(const Slicer &slicer, const PairSlice &slice,
     : idx_(slicer.index()), slicer_(slicer), s_(slice), pool_(pool),
       vars_(idx_.numThreads()) {
   cut_ = nextVar_++;
-  encodeRace();
+  if (s_.a != kNone)
+    encodeRace(); // a deadlock query adds its own (deadlock_query.cpp)
   encodeSyncOrder();
   encodeSemaphores();
   encodeControlFlow();
@@ -242,15 +243,22 @@ void SliceEncoding::encodeSyncOrder() {
   const auto &events = idx_.trace().events;
   for (ThreadId t = 0; t < idx_.numThreads(); ++t) {
     const auto &te = idx_.threadEvents(t);
+    if (idx_.forkOf(t) != kNone && !te.empty()) {
+      uint32_t first =
+          trace::hasTwoHalves(events[te[0]].kind) ? halfUnit(0) : eventUnit(0);
+      if (status(t, first) == Status::Free) {
+        EventId f = idx_.forkOf(t);
+        F bef =
+            before(events[f].thread, eventUnit(idx_.posInThread(f)), t, first);
+        // A fork the cap left out (it must follow a blocked event; only a
+        // thread's lone first half can be in the slice then): the thread
+        // has not started, its first node is after the cut.
+        add(bef == pool_.bottom() ? out(t, first) : bef);
+      }
+    }
     for (uint32_t p = s_.frozen[t] / 2; p < s_.eventsIn(t); ++p) {
       EventId e = te[p];
       const Event &ev = events[e];
-      if (p == 0 && idx_.forkOf(t) != kNone) {
-        uint32_t first =
-            trace::hasTwoHalves(ev.kind) ? halfUnit(0) : eventUnit(0);
-        EventId f = idx_.forkOf(t);
-        add(before(events[f].thread, eventUnit(idx_.posInThread(f)), t, first));
-      }
       if (status(t, eventUnit(p)) != Status::Free)
         continue;
       switch (ev.kind) {

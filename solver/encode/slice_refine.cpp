@@ -144,8 +144,10 @@ SliceEncoding::schedule(const std::vector<int64_t> &order) const {
   std::sort(nodes.begin(), nodes.end());
   for (auto &[val, t, u] : nodes)
     steps.push_back({idx_.threadEvents(t)[u / 2], u % 2 == 0});
-  steps.push_back({s_.a, false});
-  steps.push_back({s_.b, false});
+  if (s_.a != kNone) {
+    steps.push_back({s_.a, false});
+    steps.push_back({s_.b, false});
+  }
   return steps;
 }
 
@@ -200,7 +202,9 @@ size_t SliceEncoding::refine(const std::vector<Step> &sigma,
     const EventId *lf = std::lower_bound(ws.begin(), ws.end(), begin);
     return lf == ws.begin() ? kNone : lf[-1];
   };
-  for (size_t i = 0; i + 2 < sigma.size(); ++i) {
+  // A race schedule ends with a and b, which are not part of the prefix.
+  size_t end = sigma.size() - (s_.a != kNone ? 2 : 0);
+  for (size_t i = 0; i < end; ++i) {
     const Step &st = sigma[i];
     const Event &ev = events[st.event];
     if (st.half) {

@@ -43,9 +43,8 @@ bool PairSlice::matters(const TraceIndex &idx, EventId r) const {
 }
 
 uint32_t PairSlice::cap(const TraceIndex &idx, ThreadId t) const {
-  for (EventId x : {a, b})
-    if (idx.trace().events[x].thread == t)
-      return eventUnit(idx.posInThread(x)) + 1;
+  if (endUnit[t] != kNone)
+    return endUnit[t];
   uint32_t lim = limitPos[t];
   size_t len = idx.threadEvents(t).size();
   if (lim >= len)
@@ -114,6 +113,11 @@ private:
     const auto &te = idx_.threadEvents(t);
     while (done_[t] < s_.upto[t]) {
       uint32_t unit = done_[t]++;
+      // A first half needs the fork too (a wait or barrier opening a
+      // thread). Not as must-past: if the cap cuts the fork, the encoding
+      // keeps the half after the cut (slice_encoding.cpp).
+      if (unit == 0 && idx_.forkOf(t) != kNone)
+        needEvent(idx_.forkOf(t));
       if (unit % 2 == 0)
         continue; // a half: its past is program order
       processEvent(te[unit / 2]);
@@ -332,18 +336,55 @@ Slicer::Slicer(const TraceIndex &idx, const MustHappenBefore &mhb,
 bool Slicer::slice(EventId a, EventId b, PairSlice *out) const {
   if (mhb_.orderedEitherWay(a, b))
     return false;
-  size_t nt = idx_.numThreads();
   PairSlice &s = *out;
   s = PairSlice{};
   s.a = a;
   s.b = b;
+  s.endUnit.assign(idx_.numThreads(), kNone);
+  // a and b end their threads' slices (they are the cut).
+  for (EventId x : {a, b})
+    s.endUnit[idx_.trace().events[x].thread] =
+        eventUnit(idx_.posInThread(x)) + 1;
+  // Nothing a or b must follow can be cut off: the cap is where events
+  // that must follow a or b begin (docs/slicing.md).
+  bool ok = build(s, {a, b}, {});
+  RACEPREDICT_ASSERT(ok, "slice: a must-past event is capped");
+  return true;
+}
+
+bool Slicer::sliceBlocked(const std::vector<BlockedAt> &blocked,
+                          const std::vector<EventId> &alsoNeed,
+                          PairSlice *out) const {
+  PairSlice &s = *out;
+  s = PairSlice{};
+  s.blocked = blocked;
+  s.endUnit.assign(idx_.numThreads(), kNone);
+  std::vector<EventId> targets;
+  const auto &events = idx_.trace().events;
+  for (const BlockedAt &m : blocked) {
+    uint32_t p = idx_.posInThread(m.event);
+    // Up to the event; a wait or barrier has done its first half.
+    s.endUnit[events[m.event].thread] =
+        m.unforked                                  ? 0
+        : trace::hasTwoHalves(events[m.event].kind) ? eventUnit(p)
+                                                    : halfUnit(p);
+    targets.push_back(m.event);
+  }
+  // A capped must-past here is no internal error: a blocked thread's
+  // prefix must follow another's blocking event, so no cut has both.
+  return build(s, targets, alsoNeed);
+}
+
+bool Slicer::build(PairSlice &s, const std::vector<EventId> &targets,
+                   const std::vector<EventId> &alsoNeed) const {
+  size_t nt = idx_.numThreads();
   s.frozen.assign(nt, 0);
   s.limitPos.assign(nt, 0);
   const auto &events = idx_.trace().events;
   for (ThreadId t = 0; t < nt; ++t) {
     const auto &te = idx_.threadEvents(t);
     uint32_t lim = static_cast<uint32_t>(te.size());
-    for (EventId x : {a, b}) {
+    for (EventId x : targets) {
       EventId f = mhb_.firstSuccessorIn(t, x);
       if (f != kNone)
         lim = std::min(lim, idx_.posInThread(f));
@@ -390,23 +431,29 @@ bool Slicer::slice(EventId a, EventId b, PairSlice *out) const {
     }
     s.limitPos[t] = lim;
   }
-  // a and b end their threads' slices (they are the cut).
-  for (EventId x : {a, b})
-    s.limitPos[events[x].thread] = idx_.posInThread(x) + 1;
+  // A target's thread ends at it: positions from the first unit it leaves
+  // out (a wait's or barrier's event, whose first half may run) never are
+  // in a witness.
+  for (ThreadId t = 0; t < nt; ++t)
+    if (s.endUnit[t] != kNone)
+      s.limitPos[t] = s.endUnit[t] / 2;
   s.upto = s.frozen;
   s.readMatter.resize(nt);
   s.tryfailMatter.resize(nt);
   for (ThreadId t = 0; t < nt; ++t)
     s.readMatter[t] = s.tryfailMatter[t] = s.frozen[t] / 2;
   SliceBuilder sb(*this, s);
-  for (EventId x : {a, b})
-    sb.needPast(
-        sb.needUnits(events[x].thread, eventUnit(idx_.posInThread(x)) + 1));
+  for (ThreadId t = 0; t < nt; ++t)
+    if (s.endUnit[t] != kNone)
+      sb.needPast(sb.needUnits(t, s.endUnit[t]));
   sb.run();
-  // Nothing a or b must follow can be cut off: the cap is where events
-  // that must follow a or b begin (docs/slicing.md).
-  RACEPREDICT_ASSERT(!sb.pastCut(), "slice: a must-past event is capped");
-  return true;
+  // Only the targets' own past decides feasibility; what `alsoNeed` asks
+  // for may be cut by the caps (the encoding then finds it absent).
+  bool ok = !sb.pastCut();
+  for (EventId e : alsoNeed)
+    sb.needEvent(e);
+  sb.run();
+  return ok;
 }
 
 void Slicer::extend(PairSlice &s, const std::vector<EventId> &events) const {

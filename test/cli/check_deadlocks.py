@@ -8,10 +8,11 @@ The trace declares what it expects, in comment lines:
     # expect-default: 3 7 10    the sets the default report keeps (optional)
     # expect-kind: lock-order   the default findings' kinds, in order
     # expect-reason: ...        a sentence some blocked thread's reason is
-The script fails unless the sets are exactly the expected ones, the exit
+The script fails unless the sets are exactly the expected ones (also with
+--whole-trace, which decides no query on a slice), the exit
 status is 1 (found) or 0 (none), each witness lists an event at most once
 and none of the blocked ones, and `check-witness` accepts every witness of
-the report and every --witness-dir deadlock file.
+both reports and every --witness-dir deadlock file.
 """
 import json
 import os
@@ -72,14 +73,23 @@ def main():
         blocked = {b["event"] for b in d["blocked"]}
         if len(set(w)) != len(w) or blocked & set(w):
             errors.append(f"bad witness {w} for {sorted(blocked)}")
+    # Slicing changes no verdict: the whole-trace formula finds the same
+    # sets (docs/slicing.md, "Deadlock queries").
+    _, wreport, wtext = analyze(binary, trace, ["--all-pairs", "--whole-trace"])
+    if sets(wreport) != want_all:
+        errors.append(f"--whole-trace sets {show(sets(wreport))} != expected "
+                      f"{show(want_all)}")
+    if wreport["stats"]["deadlock"]["sliced_calls"] != 0:
+        errors.append("--whole-trace decided a query on a slice")
     with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "report.json")
-        with open(path, "w") as f:
-            f.write(text)
-        cw = subprocess.run([binary, "check-witness", trace, path],
-                            capture_output=True, text=True, timeout=600)
-        if cw.returncode != 0:
-            errors.append("check-witness rejects the report: " + cw.stdout)
+        for name, body in (("report.json", text), ("whole.json", wtext)):
+            path = os.path.join(tmp, name)
+            with open(path, "w") as f:
+                f.write(body)
+            cw = subprocess.run([binary, "check-witness", trace, path],
+                                capture_output=True, text=True, timeout=600)
+            if cw.returncode != 0:
+                errors.append(f"check-witness rejects {name}: " + cw.stdout)
         wdir = os.path.join(tmp, "witnesses")
         _, dreport, _ = analyze(binary, trace, [], wdir)
         if want_default is not None and sets(dreport) != want_default:

@@ -11,6 +11,12 @@
 // the solver loop expands on demand. docs/slicing.md argues why the sliced
 // formula decides exactly what the whole-trace formula decides.
 //
+// A deadlock query (issue 6) slices the same way around its blocked
+// threads: each member's thread ends just before its blocking event (after
+// the first half of a wait or barrier), every other thread is capped where
+// events that must follow a blocking event begin, and the closure is the
+// same (Slicer::sliceBlocked).
+//
 // Units: the event at position p of a thread has unit 2p (the release half
 // of a wait / arrival half of a barrier; nothing for other events) and unit
 // 2p+1 (the event). A slice holds units [frozen, upto) of each thread; units
@@ -42,9 +48,22 @@ struct SliceOptions {
   EventId windowEnd = kNone;
 };
 
+/// A thread of a deadlock query that stops before `event` (it never
+/// completes it), or, `unforked`, was never created at all.
+struct BlockedAt {
+  EventId event = kNone;
+  bool unforked = false;
+};
+
 class PairSlice {
 public:
+  /// The racing pair; kNone in a deadlock slice.
   EventId a = kNone, b = kNone;
+  /// A deadlock slice's blocked threads (empty in a race slice).
+  std::vector<BlockedAt> blocked;
+  /// Per thread: the units a target (a, b or a blocked event) leaves its
+  /// thread, or kNone if no target is in the thread.
+  std::vector<uint32_t> endUnit;
   /// Per thread: units [frozen[t], upto[t]) are in the slice.
   std::vector<uint32_t> frozen, upto;
   /// Per thread: the first position that can never be in a witness (must
@@ -76,8 +95,9 @@ public:
   uint32_t eventsIn(ThreadId t) const { return upto[t] / 2; }
   bool matters(const TraceIndex &idx, EventId r) const;
   /// Units of thread t that may be in a witness: [0, cap). a and b end
-  /// their threads; elsewhere the first half of the first event that must
-  /// follow a or b may still run (its must edge enters the second half).
+  /// their threads, so does a blocked event (before it); elsewhere the first
+  /// half of the first event that must follow a or b may still run (its must
+  /// edge enters the second half).
   uint32_t cap(const TraceIndex &idx, ThreadId t) const;
   /// Free units in the slice (its size).
   size_t units() const;
@@ -92,6 +112,15 @@ public:
   /// The slice of the pair (a, b), a and b included (their threads end at
   /// them). Returns false if a or b must happen before the other (no race).
   bool slice(EventId a, EventId b, PairSlice *out) const;
+  /// The slice of a deadlock query: every blocked thread runs up to (not
+  /// including) its blocking event, its first half done for a wait or
+  /// barrier; a never-created one runs nothing. `alsoNeed`: events the
+  /// query needs in the slice if they may be in a witness (forks that must
+  /// have run, the last events of threads that must have finished).
+  /// Returns false if no cut puts every blocked thread there (one's prefix
+  /// must follow another's blocking event).
+  bool sliceBlocked(const std::vector<BlockedAt> &blocked,
+                    const std::vector<EventId> &alsoNeed, PairSlice *out) const;
   /// Adds the events (their units) and closes the slice again.
   void extend(PairSlice &s, const std::vector<EventId> &events) const;
 
@@ -111,6 +140,11 @@ public:
 
 private:
   friend class SliceBuilder;
+  /// Window and must-follow limits of every thread for targets whose
+  /// `endUnit` is set, then the closure from the targets' prefixes and
+  /// `alsoNeed`. False if a target's must-past was capped.
+  bool build(PairSlice &s, const std::vector<EventId> &targets,
+             const std::vector<EventId> &alsoNeed) const;
   const TraceIndex &idx_;
   const MustHappenBefore &mhb_;
   SliceOptions opts_;

@@ -3,9 +3,10 @@
 // Candidates (analysis/deadlock_candidates.h: ownership sets — lock cycles
 // of any length, joins and thread creation — and hangs — semaphores,
 // barriers, notifies nobody is left to give) are asked of the same maximal
-// encoding as races (docs/semantics.md, "Deadlocks"): is there a feasible
-// cut in which every member's thread is at its blocking event, with the
-// threads the candidate's rules need finished? A SAT model, cut, is
+// encoding as races — ownership sets on their slices (deadlock_slice.h),
+// hangs on the whole trace (docs/semantics.md, "Deadlocks"): is there a
+// feasible cut in which every member's thread is at its blocking event, with
+// the threads the candidate's rules need finished? A SAT model, cut, is
 // validated by the schedule checker (checkDeadlockWitness), which also
 // gives each blocked thread's reason, before it is reported.
 //
@@ -31,6 +32,12 @@ struct DeadlockOptions {
   bool noFilters = false;
   size_t maxCandidates = 100000;
   std::string dumpSmt2Dir; ///< non-empty: write each query as .smt2 here
+  /// Decide every candidate on the whole-trace formula (issue 6's way),
+  /// not ownership candidates on their slices (for comparison).
+  bool wholeTrace = false;
+  /// Slices start from the members' must-happen-before past alone (every
+  /// helper behind an escape): tests use it to drive the expansion loop.
+  bool lazySlices = false;
 };
 
 struct DeadlockFinding {
@@ -52,6 +59,9 @@ struct DeadlockFinding {
 struct DeadlockStats {
   analysis::DeadlockCandidateStats search;
   size_t candidates = 0, solverCalls = 0, sat = 0, unsat = 0, unknown = 0;
+  /// Queries decided (or tried first) on a slice; their total slice size
+  /// in units and how often a slice grew through an escape.
+  size_t slicedCalls = 0, sliceUnits = 0, sliceExpansions = 0;
   double seconds = 0;
 };
 

@@ -1,5 +1,4 @@
-//===- solver/pair_solver.h - Decide one candidate on its slice
-//------------===//
+//===- solver/pair_solver.h - Decide one candidate on its slice ---------===//
 //
 // The loop of docs/slicing.md: encode the slice, check with every escape
 // assumed false; a model whose schedule violates a lazy constraint adds it
@@ -16,6 +15,8 @@
 #include "racepredict/solver/order_solver.h"
 
 #include <chrono>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,5 +47,19 @@ struct PairVerdict {
 PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
                       analysis::EventId a, analysis::EventId b,
                       const PairSolveOptions &opts);
+
+class SliceEncoding;
+
+/// The same loop for any query over a slice (deadlocks, issue 6): `query`
+/// adds the query's constraints to each encoding of the (growing) slice;
+/// `check` validates a model's schedule (SliceEncoding::schedule, after
+/// the frozen prefix in window mode) and returns why it is no witness.
+/// Sat: `steps` is that schedule.
+using SliceQuery = std::function<void(SliceEncoding &, FormulaPool &)>;
+using WitnessCheck = std::function<std::optional<std::string>(
+    const std::vector<analysis::Step> &)>;
+PairVerdict solveSlice(const analysis::Slicer &slicer, QuerySolver &solver,
+                       analysis::PairSlice slice, const SliceQuery &query,
+                       const WitnessCheck &check, const PairSolveOptions &opts);
 
 } // namespace racepredict::solver

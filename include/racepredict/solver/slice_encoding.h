@@ -61,8 +61,18 @@ public:
   uint32_t numOrderVars() const { return nextVar_; }
   bool differenceLogicOnly() const { return !pool_.hasPb(); }
 
+  /// For the queries of other bug kinds over a slice without a racing
+  /// pair (deadlock_query.cpp): node (t, unit) of the slice is before the
+  /// cut / at or after it (simplified like every atom), and a constraint
+  /// of the query (taken by the next takeNew()).
+  const PairSlice &slice() const { return s_; }
+  F inCut(ThreadId t, uint32_t unit) { return in(t, unit); }
+  F afterCut(ThreadId t, uint32_t unit) { return out(t, unit); }
+  void require(F f) { add(f); }
+
   /// The schedule of a model (order values of all variables): the slice
-  /// nodes before the cut by (value, thread, unit), then a and b. In window
+  /// nodes before the cut by (value, thread, unit), then a and b (if the
+  /// slice has a racing pair). In window
   /// mode the witness is frozenPrefix() followed by it.
   std::vector<Step> schedule(const std::vector<int64_t> &order) const;
   std::vector<Step> frozenPrefix() const;

@@ -53,8 +53,9 @@ void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
                   "left are unknown, never \"no race\"")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--whole-trace", o.wholeTrace,
-                "Decide candidates on one whole-trace formula instead of "
-                "per-candidate slices (slow; for comparison)");
+                "Decide race and deadlock candidates on one whole-trace "
+                "formula instead of per-candidate slices (slow; for "
+                "comparison)");
   cmd->add_option("--suppressions", o.suppressions,
                   "Drop findings matched by TSan-style rules (race:PATTERN, "
                   "deadlock:PATTERN, property:NAME)");
@@ -114,6 +115,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     dopt.rlimit = o.rlimit;
     dopt.noFilters = o.noFilters;
     dopt.dumpSmt2Dir = o.dumpSmt2;
+    dopt.wholeTrace = o.wholeTrace;
     res.deadlocks = solver::predictDeadlocks(*res.index, dopt);
   }
   if (!res.properties.empty() && !o.candidatesOnly) {
