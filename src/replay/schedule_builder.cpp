@@ -36,6 +36,14 @@ public:
 
   Expected<bool> threads();
   Expected<bool> addSteps(const std::vector<analysis::Step> &steps);
+  /// A schedule of `kind`: its threads, then the witness's steps.
+  Expected<bool> start(Schedule::Kind kind,
+                       const std::vector<analysis::Step> &steps) {
+    s.kind = kind;
+    if (auto th = threads(); !th)
+      return th;
+    return addSteps(steps);
+  }
   void addWakes();
   Expected<ScheduleBlock> block(const DeadlockBlock &b);
 
@@ -285,12 +293,7 @@ Expected<Schedule> raceSchedule(const analysis::TraceIndex &idx,
     return Error{"the witness does not end with the racing events " +
                  std::to_string(a) + " and " + std::to_string(b)};
   Builder bld(idx, src);
-  bld.s.kind = Schedule::Kind::Race;
-  auto th = bld.threads();
-  if (!th)
-    return th.error();
-  auto st = bld.addSteps(steps);
-  if (!st)
+  if (auto st = bld.start(Schedule::Kind::Race, steps); !st)
     return st.error();
   bld.addWakes();
   return std::move(bld.s);
@@ -302,12 +305,7 @@ Expected<Schedule> violationSchedule(const analysis::TraceIndex &idx,
   if (steps.empty())
     return Error{"the violation's witness has no steps"};
   Builder bld(idx, src);
-  bld.s.kind = Schedule::Kind::Violation;
-  auto th = bld.threads();
-  if (!th)
-    return th.error();
-  auto st = bld.addSteps(steps);
-  if (!st)
+  if (auto st = bld.start(Schedule::Kind::Violation, steps); !st)
     return st.error();
   if (bld.s.steps.empty())
     return Error{"the violation's witness has no scheduled steps"};
@@ -332,12 +330,7 @@ Expected<Schedule> deadlockSchedule(const analysis::TraceIndex &idx,
   if (blocked.empty())
     return Error{"a deadlock needs at least one blocked thread"};
   Builder bld(idx, src);
-  bld.s.kind = Schedule::Kind::Deadlock;
-  auto th = bld.threads();
-  if (!th)
-    return th.error();
-  auto st = bld.addSteps(steps);
-  if (!st)
+  if (auto st = bld.start(Schedule::Kind::Deadlock, steps); !st)
     return st.error();
   bld.addWakes();
   for (const auto &b : blocked) {

@@ -10,6 +10,7 @@
 // RACEPREDICT_MODEL_SEED work as for the race differential test.
 //
 #include "deadlock_enumerator.h"
+#include "deadlock_signature.h"
 #include "random_trace.h"
 
 #include "racepredict/solver/deadlock_predictor.h"
@@ -28,18 +29,8 @@ using namespace racepredict::testsupport;
 
 namespace {
 
-using Signature = std::vector<analysis::EventId>;
 
-std::string format(const std::set<Signature> &s) {
-  std::string out = "{";
-  for (const auto &sig : s) {
-    out += out.size() > 1 ? " (" : "(";
-    for (size_t i = 0; i < sig.size(); ++i)
-      out += (i ? "," : "") + std::to_string(sig[i]);
-    out += ")";
-  }
-  return out + "}";
-}
+std::string format(const std::set<Signature> &s) { return formatSignatures(s); }
 
 std::string formatSteps(const std::vector<analysis::Step> &steps) {
   std::string s = "[";

@@ -11,6 +11,7 @@
 // longer ones, beyond the enumerator, have slices strictly smaller than the
 // trace. RACEPREDICT_MODEL_SEED works as for the other model tests.
 //
+#include "deadlock_signature.h"
 #include "random_trace.h"
 
 #include "racepredict/solver/deadlock_predictor.h"
@@ -27,7 +28,6 @@ using namespace racepredict::testsupport;
 
 namespace {
 
-using Signature = std::vector<analysis::EventId>;
 
 struct Config {
   const char *name;
@@ -40,16 +40,7 @@ const Config kConfigs[] = {
     {"lazy slices", false, true},
 };
 
-std::string format(const std::set<Signature> &s) {
-  std::string out = "{";
-  for (const auto &sig : s) {
-    out += out.size() > 1 ? " (" : "(";
-    for (size_t i = 0; i < sig.size(); ++i)
-      out += (i ? "," : "") + std::to_string(sig[i]);
-    out += ")";
-  }
-  return out + "}";
-}
+std::string format(const std::set<Signature> &s) { return formatSignatures(s); }
 
 struct Tally {
   int withDeadlocks = 0;
