@@ -80,12 +80,12 @@ template <typename T, bool Atomic> Observed readOrdered(const T *addr) {
     memcpy(&o.raw, &val, size);
     bool hit = shadowHit(key(addr), size, o.raw, &o.lkey);
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (__atomic_load_n(w, __ATOMIC_RELAXED) == v1 && hit) {
-      o.order = sharedField(v1);
-      return o;
-    }
-    if (!hit && __atomic_load_n(w, __ATOMIC_RELAXED) == v1)
-      break; // a miss: only the locked path can fill the shadow
+    if (__atomic_load_n(w, __ATOMIC_RELAXED) != v1)
+      continue; // an exclusive access overlapped: try again
+    if (!hit)
+      break; // a true miss: only the locked path can fill the shadow
+    o.order = sharedField(v1);
+    return o;
   }
   uint64_t v = lockVersion(w);
   o.raw = 0;
@@ -201,11 +201,7 @@ void copyChunk(ThreadState *ts, void *dst, const void *src, unsigned g,
     memcpy(dst, &raw, g);
   }
   // Long ranges fill the buffer: flush between chunks, not only at leave().
-  if (ts->len + kMaxRecord * 2 > ts->cap) {
-    __atomic_thread_fence(__ATOMIC_SEQ_CST); // as in leave()
-    if (!stopped())
-      flushThread(ts);
-  }
+  flushIfFull(ts, kMaxRecord * 2);
 }
 
 /// A range copy where either side may be private (the pass passes its own

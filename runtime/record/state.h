@@ -185,13 +185,19 @@ extern uint8_t *gShadowMeta;
 uint64_t freshKey(uintptr_t addr);
 /// Without the lock: true when the shadow holds `addr` with this size and
 /// value, so that an observing access changes nothing; *k is then its key.
+inline size_t shadowSet(uintptr_t addr) {
+  return (addr >> 3) & ((size_t{1} << kShadowSetBits) - 1);
+}
+inline uint64_t shadowTag(uintptr_t addr, unsigned size) {
+  return addr | static_cast<uint64_t>(size) << 48;
+}
 inline bool shadowHit(uintptr_t addr, unsigned size, uint64_t raw,
                       uint64_t *k) {
-  size_t set = (addr >> 3) & ((size_t{1} << kShadowSetBits) - 1);
+  size_t set = shadowSet(addr);
   if (!(gShadowMeta[set] & kSetUsed))
     return false; // never read the slots of an unused set (see locationKey)
   const ShadowSlot *ways = &gShadow[set * kShadowWays];
-  uint64_t tag = addr | static_cast<uint64_t>(size) << 48;
+  uint64_t tag = shadowTag(addr, size);
   for (unsigned w = 0; w < kShadowWays; ++w)
     if (ways[w].tag == tag) {
       if (ways[w].raw != raw)
@@ -211,9 +217,9 @@ inline bool shadowHit(uintptr_t addr, unsigned size, uint64_t raw,
 /// races, never make a read disagree with the trace).
 inline uint64_t locationKey(uintptr_t addr, unsigned size, uint64_t raw,
                             bool observes) {
-  size_t set = (addr >> 3) & ((size_t{1} << kShadowSetBits) - 1);
+  size_t set = shadowSet(addr);
   ShadowSlot *ways = &gShadow[set * kShadowWays];
-  uint64_t tag = addr | static_cast<uint64_t>(size) << 48;
+  uint64_t tag = shadowTag(addr, size);
   if (!(gShadowMeta[set] & kSetUsed)) {
     // The set's first slot: written without reading the page first. A read
     // would map the shared zero page and the write then copy it, which in a
@@ -289,13 +295,18 @@ inline bool stopped() {
   return RP_UNLIKELY(__atomic_load_n(&g.stopping, __ATOMIC_SEQ_CST) != 0);
 }
 void flushThread(ThreadState *ts);
-inline void leave(ThreadState *ts) {
-  if (RP_UNLIKELY(ts->len + kMaxRecord > ts->cap)) {
+/// Flushes the buffer when fewer than `room` bytes are left, unless the
+/// exit flusher has started.
+inline void flushIfFull(ThreadState *ts, uint32_t room) {
+  if (RP_UNLIKELY(ts->len + room > ts->cap)) {
     // Dekker with finishTrace: inHook = 1, fence, read g.stopping.
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
     if (!stopped())
       flushThread(ts);
   }
+}
+inline void leave(ThreadState *ts) {
+  flushIfFull(ts, kMaxRecord);
   __atomic_store_n(&ts->inHook, 0, __ATOMIC_RELEASE);
 }
 
@@ -342,16 +353,21 @@ inline uint8_t *beginRecord(ThreadState *ts, uint64_t seq, unsigned kind,
   return putSeq(ts, beginCode(ts, kind, loc), seq);
 }
 /// Appends the source id and publishes the record to the exit flusher.
-inline void endRecord(ThreadState *ts, uint8_t *p, uint32_t loc) {
-  if (loc)
-    p = putVarint(p, loc);
-  ts->count += 1 + ts->pending;
-  ts->pending = 0;
-  ++ts->events;
+/// Commits the records written up to `p` (`records` of them) and
+/// publishes them to the exit flusher.
+inline void publishRecords(ThreadState *ts, uint8_t *p, uint32_t records) {
+  ts->count += records;
   ts->len = static_cast<uint32_t>(p - ts->buf);
   __atomic_store_n(&ts->published,
                    uint64_t{ts->len} | uint64_t{ts->count} << 32,
                    __ATOMIC_RELEASE);
+}
+inline void endRecord(ThreadState *ts, uint8_t *p, uint32_t loc) {
+  if (loc)
+    p = putVarint(p, loc);
+  publishRecords(ts, p, 1 + ts->pending);
+  ts->pending = 0;
+  ++ts->events;
 }
 
 /// v2 size codes of access records (format.h).

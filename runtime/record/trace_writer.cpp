@@ -319,12 +319,7 @@ void recordMark() {
   if (!stopped()) {
     uint8_t *p = ts->buf + ts->len;
     *p++ = RP_MARK;
-    p = putSeq(ts, p, seq);
-    ts->count += 1;
-    ts->len = static_cast<uint32_t>(p - ts->buf);
-    __atomic_store_n(&ts->published,
-                     uint64_t{ts->len} | uint64_t{ts->count} << 32,
-                     __ATOMIC_RELEASE);
+    publishRecords(ts, putSeq(ts, p, seq), 1); // not an event: events stays
   }
   leave(ts);
 }

@@ -40,8 +40,7 @@ public:
     size_t n = raw_.events.size();
     if (n >= kMarkBit || raw_.marks.size() >= kMarkBit)
       return Error{name_ + ": too many events for one trace"};
-    if (auto r = buildQueues(); !r)
-      return r;
+    buildQueues();
     if (auto r = buildStripes(); !r)
       return r;
     if (auto r = buildTickets(); !r)
@@ -65,8 +64,10 @@ public:
 private:
   static constexpr uint64_t kUnplaced = ~uint64_t{0};
 
+  /// A stripe's current group is fields_[pos, end): one exclusive access,
+  /// or the shared reads that saw one version.
   struct StripeState {
-    size_t pos = 0;         ///< first entry of the current group in fields_
+    size_t pos = 0, end = 0;
     uint32_t remaining = 0; ///< entries of the current group not placed yet
     std::vector<uint32_t> waiting; ///< threads whose head waits here
   };
@@ -84,23 +85,21 @@ private:
     return item & kMarkBit ? raw_.marks[item & ~kMarkBit].seq : raw_.seqs[item];
   }
 
-  /// Per thread, its events and marks in program order.
-  Expected<bool> buildQueues() {
+  /// Per thread, its events and marks in program order (a mark goes
+  /// before the first event at or after its position).
+  void buildQueues() {
     uint32_t threads =
         static_cast<uint32_t>(raw_.keys[int(NameSpace::Thread)].keys.size());
     queues_.assign(threads, {});
     cursor_.assign(threads, 0);
-    size_t m = 0;
-    for (uint32_t i = 0; i < raw_.events.size(); ++i) {
+    size_t n = raw_.events.size(), m = 0;
+    for (uint32_t i = 0; i <= n; ++i) {
       for (; m < raw_.marks.size() && raw_.marks[m].pos <= i; ++m)
         queues_[raw_.marks[m].thread].push_back(kMarkBit |
                                                 static_cast<uint32_t>(m));
-      queues_[raw_.events[i].thread].push_back(i);
+      if (i < n)
+        queues_[raw_.events[i].thread].push_back(i);
     }
-    for (; m < raw_.marks.size(); ++m)
-      queues_[raw_.marks[m].thread].push_back(kMarkBit |
-                                              static_cast<uint32_t>(m));
-    return true;
   }
 
   /// All accesses' (stripe, field), sorted: each stripe's order.
@@ -118,18 +117,18 @@ private:
     stripes_.resize(size_t{1} << RP_STRIPE_BITS);
     for (size_t k = 0; k < fields_.size();) {
       auto s = static_cast<uint32_t>(fields_[k] >> kFieldBits);
-      stripes_[s].pos = k;
-      stripes_[s].remaining = groupSize(k);
+      startGroup(stripes_[s], k);
       while (k < fields_.size() && (fields_[k] >> kFieldBits) == s)
         ++k;
     }
     return true;
   }
-  uint32_t groupSize(size_t k) const {
-    size_t e = k;
-    while (e < fields_.size() && fields_[e] == fields_[k])
-      ++e;
-    return static_cast<uint32_t>(e - k);
+  /// Makes the group starting at fields_[k] the stripe's current one.
+  void startGroup(StripeState &st, size_t k) {
+    st.pos = st.end = k;
+    while (st.end < fields_.size() && fields_[st.end] == fields_[k])
+      ++st.end;
+    st.remaining = static_cast<uint32_t>(st.end - st.pos);
   }
 
   /// All tickets, sorted: the ticket order.
@@ -176,11 +175,11 @@ private:
         }
         place(item);
         if (--st.remaining == 0) {
-          st.pos += groupSize(st.pos);
-          bool more = st.pos < fields_.size() &&
-                      (fields_[st.pos] >> kFieldBits) ==
-                          (fields_[st.pos - 1] >> kFieldBits);
-          st.remaining = more ? groupSize(st.pos) : 0;
+          bool more =
+              st.end < fields_.size() && (fields_[st.end] >> kFieldBits) ==
+                                             (fields_[st.pos] >> kFieldBits);
+          if (more) // else the stripe is done: no access waits for it
+            startGroup(st, st.end);
           for (uint32_t w : st.waiting)
             ready_.push_back(w);
           st.waiting.clear();

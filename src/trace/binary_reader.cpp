@@ -34,6 +34,13 @@ using codec::Status;
 constexpr size_t kReadStep = 1 << 20;
 /// Seqs above this are corruption (and keep seq arithmetic overflow-free).
 constexpr uint64_t kMaxSeq = uint64_t{1} << 62;
+/// The seq after `prev` with the record's delta; false when out of range.
+bool nextSeq(uint64_t prev, uint64_t delta, uint64_t *seq) {
+  if (delta > kMaxSeq || prev + 1 + delta > kMaxSeq)
+    return false;
+  *seq = prev + 1 + delta;
+  return true;
+}
 
 /// Reads fields of one record or entry, remembering the first failure so
 /// that the caller checks once per record instead of once per field.
@@ -471,18 +478,21 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
 
   uint64_t seq = 0;
   if (order == Order::Ticket) {
-    if (delta > kMaxSeq || *prevSeq + 1 + delta > kMaxSeq)
+    if (!nextSeq(*prevSeq, delta, &seq))
       return fail(start, "seq out of range");
-    seq = *prevSeq + 1 + delta;
   } else if (order == Order::Stripe) {
     seq = prevOrder_ + static_cast<uint64_t>(codec::unzigzag(delta));
     if (seq == 0 || seq > kMaxSeq)
       return fail(start,
                   "stripe order " + std::to_string(seq) + " out of range");
   }
-  uint64_t &threadEvents = version_ >= 3 ? eventsOfThread_[threadKey] : seq;
-  // v3 dependences and notifies are checked once the order is known.
-  uint64_t depBase = version_ >= 3 ? threadEvents + 1 : seq;
+  // A branch dependence names an earlier read of the thread: by its seq
+  // (v1/v2: seq - d >= 0) or by its 1-based index among the thread's events
+  // (v3: self - d >= 1, where self is this event's index).
+  uint64_t *threadEvents =
+      version_ >= 3 ? &eventsOfThread_[threadKey] : nullptr;
+  uint64_t self = threadEvents ? *threadEvents + 1 : seq;
+  uint64_t maxBack = threadEvents ? self - 1 : seq;
   if (size > 255)
     return fail(start, "access size " + std::to_string(size) + " out of range");
   if (e.kind == EventKind::Barrier && (aux < 1 || aux > 1000000))
@@ -493,11 +503,12 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   if ((e.kind == EventKind::Alloc || e.kind == EventKind::Free) &&
       aux > UINT32_MAX)
     return fail(start, "size " + std::to_string(aux) + " out of range");
+  // v3 notifies are tickets, checked once the order is known (merge).
   if (e.kind == EventKind::Wait && notify > seq && version_ < 3)
     return fail(start, "a wait names a notify that is not before it");
   if (e.kind == EventKind::Branch)
     for (uint64_t d : list_)
-      if (d == 0 || d >= depBase + (version_ < 3))
+      if (d == 0 || d > maxBack)
         return fail(start, "a branch dependence that is not before it");
   if (src >= kNone || ((code & RP_HAS_SRC) && src == 0))
     return fail(start, "source id " + std::to_string(src) + " out of range");
@@ -529,7 +540,7 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
     if (nlist > 0) {
       e.extra = static_cast<uint32_t>(raw_.depOff.size() - 1);
       for (uint64_t d : list_)
-        raw_.depSeqs.push_back(depBase - d);
+        raw_.depSeqs.push_back(self - d);
       raw_.depOff.push_back(raw_.depSeqs.size());
     }
     break;
@@ -548,8 +559,8 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
     *prevSeq = seq;
   else if (order == Order::Stripe)
     prevOrder_ = seq;
-  if (version_ >= 3) {
-    ++threadEvents;
+  if (threadEvents) {
+    ++*threadEvents;
     raw_.order.push_back(static_cast<uint8_t>(order));
   }
   if (!stackOfThread_.empty()) {
@@ -572,9 +583,8 @@ Expected<bool> BinaryReader::markRecord(Fields &f, uint64_t start,
     return false;
   if (f.st == Status::Bad)
     return fail(start, "malformed number in a mark record");
-  if (delta > kMaxSeq || *prevSeq + 1 + delta > kMaxSeq)
+  if (!nextSeq(*prevSeq, delta, prevSeq))
     return fail(start, "seq out of range");
-  *prevSeq += 1 + delta;
   uint32_t thread = raw_.keys[int(NameSpace::Thread)].id(threadKey);
   raw_.marks.push_back(
       {thread, *prevSeq, static_cast<uint32_t>(raw_.events.size())});
