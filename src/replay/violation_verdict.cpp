@@ -2,8 +2,8 @@
 #include "racepredict/replay/violation_verdict.h"
 
 #include "racepredict/property/pattern_check.h"
+#include "racepredict/trace/binary_format.h"
 
-#include <cstdio>
 #include <map>
 #include <sstream>
 
@@ -57,12 +57,6 @@ bool parseHex(const std::string &s, uint64_t *v) {
   return true;
 }
 
-std::string hexName(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 /// Whether a symbol name reads as a number (an address or key), as
 /// property::canonical decides.
 bool numericName(const std::string &n) {
@@ -83,7 +77,7 @@ public:
     auto it = byAddr.find(addr);
     if (it != byAddr.end())
       return it->second;
-    std::string n = hexName(addr);
+    std::string n = trace::hexKey(addr);
     auto &taken = taken_[static_cast<int>(ns)];
     if (!numericName(recorded) && !taken.count(recorded))
       n = recorded;
@@ -120,7 +114,7 @@ parseObservations(const std::vector<std::string> &lines) {
         uint64_t v = 0;
         std::string lit;
         if (a.size() > 1 && a[0] == '#' && parseHex(a.substr(1), &v))
-          o.args.push_back(hexName(v));
+          o.args.push_back(trace::hexKey(v));
         else if (a.size() > 1 && a[0] == '=' && decodeName(a.substr(1), &lit))
           o.args.push_back(lit);
         else

@@ -115,40 +115,41 @@ json stackJson(const trace::Trace &t, trace::EventId e) {
 }
 
 /// The findings the report shows, as results of the predictors (so that
-/// the analyze printers can be reused on them).
-solver::RaceResult shownRaces(const RunReport &r) {
-  solver::RaceResult out;
-  out.stats = r.races->stats;
-  out.unknowns = r.races->unknowns;
-  for (size_t i = 0; i < r.races->races.size(); ++i)
-    if (shown(r, r.raceReplays[i]))
-      out.races.push_back(r.races->races[i]);
+/// the analyze printers can be reused on them): `all` without the findings
+/// whose replay is not shown; stats, unknowns and warnings as they are.
+template <typename Result, typename Finding>
+Result shownOf(const RunReport &r, const Result &all,
+               std::vector<Finding> Result::*findings,
+               const std::vector<ReplayInfo> &replays) {
+  Result out = all;
+  std::vector<Finding> &v = out.*findings;
+  size_t k = 0;
+  for (size_t i = 0; i < v.size(); ++i)
+    if (shown(r, replays[i])) {
+      if (k != i) // never a self-move: it would empty the finding
+        v[k] = std::move(v[i]);
+      ++k;
+    }
+  v.resize(k);
   return out;
+}
+
+solver::RaceResult shownRaces(const RunReport &r) {
+  return shownOf(r, *r.races, &solver::RaceResult::races, r.raceReplays);
 }
 
 solver::DeadlockResult shownDeadlocks(const RunReport &r) {
-  solver::DeadlockResult out;
   if (!r.deadlocks)
-    return out;
-  out.stats = r.deadlocks->stats;
-  out.unknowns = r.deadlocks->unknowns;
-  for (size_t i = 0; i < r.deadlocks->deadlocks.size(); ++i)
-    if (shown(r, r.deadlockReplays[i]))
-      out.deadlocks.push_back(r.deadlocks->deadlocks[i]);
-  return out;
+    return {};
+  return shownOf(r, *r.deadlocks, &solver::DeadlockResult::deadlocks,
+                 r.deadlockReplays);
 }
 
 solver::PropertyResult shownViolations(const RunReport &r) {
-  solver::PropertyResult out;
   if (!r.violations)
-    return out;
-  out.stats = r.violations->stats;
-  out.unknowns = r.violations->unknowns;
-  out.warnings = r.violations->warnings;
-  for (size_t i = 0; i < r.violations->violations.size(); ++i)
-    if (shown(r, r.violationReplays[i]))
-      out.violations.push_back(r.violations->violations[i]);
-  return out;
+    return {};
+  return shownOf(r, *r.violations, &solver::PropertyResult::violations,
+                 r.violationReplays);
 }
 
 size_t countVerdict(const RunReport &r, const std::string &v) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "racepredict/support/error.h"
+#include "racepredict/trace/binary_format.h"
 #include "racepredict/trace/trace.h"
 
 #include <string>
@@ -16,16 +17,6 @@
 #include <vector>
 
 namespace racepredict::trace {
-
-inline std::string hexKey(uint64_t key) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string s;
-  do {
-    s.insert(s.begin(), kDigits[key & 15]);
-    key >>= 4;
-  } while (key);
-  return "0x" + s;
-}
 
 /// The provisional ids of one name space, in order of first appearance.
 struct KeySpace {

@@ -8,10 +8,23 @@
 #include "racepredict/trace/trace.h"
 #include "racepredict/trace/trace_file.h"
 
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 
 namespace racepredict::trace {
+
+/// How the binary reader names a raw key no NAMES entry names ("0x1f"); the
+/// replay names the objects of a run the same way.
+inline std::string hexKey(uint64_t key) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string s;
+  do {
+    s.insert(s.begin(), kDigits[key & 15]);
+    key >>= 4;
+  } while (key);
+  return "0x" + s;
+}
 
 /// Writes `t` as a version-1 binary trace (one EVENTS block per run of
 /// events of one thread, bounded size), ending with an END block.
