@@ -29,9 +29,6 @@ using namespace racepredict::testsupport;
 
 namespace {
 
-
-std::string format(const std::set<Signature> &s) { return formatSignatures(s); }
-
 std::string formatSteps(const std::vector<analysis::Step> &steps) {
   std::string s = "[";
   for (size_t i = 0; i < steps.size(); ++i)
@@ -68,8 +65,8 @@ Check checkTrace(const std::string &text, bool alsoNoFilters) {
     if (auto err = analysis::checkDeadlockWitness(idx, sigma, sig)) {
       out.ok = false;
       out.message += "schedule checker rejects the enumerator's witness " +
-                     formatSteps(sigma) + " for " + format({sig}) + ": " +
-                     *err + "\n";
+                     formatSteps(sigma) + " for " + formatSignatures({sig}) +
+                     ": " + *err + "\n";
     }
   }
   if (en.truncated) {
@@ -94,12 +91,12 @@ Check checkTrace(const std::string &text, bool alsoNoFilters) {
         for (const auto &b : d.blocked)
           out.kinds[analysis::blockKindName(b.kind)] += 1;
       if (!en.deadlocks.count(sig))
-        why += "  only the predictor finds " + format({sig}) +
+        why += "  only the predictor finds " + formatSignatures({sig}) +
                ", witness steps " + formatSteps(d.steps) + "\n";
     }
     for (const auto &[sig, sigma] : en.deadlocks)
       if (!got.count(sig))
-        why += "  only the enumerator finds " + format({sig}) +
+        why += "  only the enumerator finds " + formatSignatures({sig}) +
                ", σ = " + formatSteps(sigma) + "\n";
     if (!r.unknowns.empty())
       why += "  " + std::to_string(r.unknowns.size()) +
@@ -108,20 +105,15 @@ Check checkTrace(const std::string &text, bool alsoNoFilters) {
       why += "  candidate search truncated\n";
     if (!why.empty()) {
       out.ok = false;
-      out.message +=
-          std::string("predictor (") + (noFilters ? "no filters" : "filters") +
-          ") = " + format(got) + "\nenumerator = " + format(want) + "\n" + why;
+      out.message += std::string("predictor (") +
+                     (noFilters ? "no filters" : "filters") +
+                     ") = " + formatSignatures(got) +
+                     "\nenumerator = " + formatSignatures(want) + "\n" + why;
     }
   }
   if (!out.ok)
     out.message = "trace:\n" + text + out.message;
   return out;
-}
-
-int scale() {
-  const char *s = std::getenv("RACEPREDICT_MODEL_SCALE");
-  int n = s ? std::atoi(s) : 1;
-  return n > 0 ? n : 1;
 }
 
 /// Checks `count` traces of one mix; every other one also without the
@@ -138,9 +130,8 @@ void runMix(const TraceFeatures &f, uint64_t seedBase, int count, int minEvents,
   int failures = 0, withDeadlocks = 0;
   size_t maxStates = 0;
   std::map<std::string, int> seen;
-  count *= scale();
-  if (const char *k = std::getenv("RACEPREDICT_MODEL_SEED"))
-    seedBase += std::strtoull(k, nullptr, 10) * 1000000000ull;
+  count *= modelScale();
+  seedBase = modelSeedBase(seedBase);
   for (int i = 0; i < count; ++i) {
     uint64_t seed = seedBase + static_cast<uint64_t>(i);
     RandomTrace rt = randomTrace(seed, o);

@@ -28,7 +28,6 @@ using namespace racepredict::testsupport;
 
 namespace {
 
-
 struct Config {
   const char *name;
   bool wholeTrace, lazySlices;
@@ -39,8 +38,6 @@ const Config kConfigs[] = {
     {"slices", false, false},
     {"lazy slices", false, true},
 };
-
-std::string format(const std::set<Signature> &s) { return formatSignatures(s); }
 
 struct Tally {
   int withDeadlocks = 0;
@@ -91,8 +88,7 @@ Tally runMix(const TraceFeatures &f, uint64_t seedBase, int count,
   o.minEvents = minEvents;
   o.maxEvents = maxEvents;
   o.maxLocations = 2;
-  if (const char *k = std::getenv("RACEPREDICT_MODEL_SEED"))
-    seedBase += std::strtoull(k, nullptr, 10) * 1000000000ull;
+  seedBase = modelSeedBase(seedBase);
   Tally tally;
   int failures = 0;
   for (int i = 0; i < count; ++i) {
@@ -118,8 +114,9 @@ Tally runMix(const TraceFeatures &f, uint64_t seedBase, int count,
         std::set<Signature> got = predict(idx, c, noFilters, &why, &tally);
         if (got != reference)
           why += std::string("  ") + c.name +
-                 (noFilters ? " (no filters)" : "") + " = " + format(got) +
-                 ", whole trace = " + format(reference) + "\n";
+                 (noFilters ? " (no filters)" : "") + " = " +
+                 formatSignatures(got) +
+                 ", whole trace = " + formatSignatures(reference) + "\n";
       }
     }
     if (!why.empty() && ++failures <= 3)

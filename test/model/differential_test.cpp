@@ -22,12 +22,6 @@ using namespace racepredict::testsupport;
 
 namespace {
 
-int scale() {
-  const char *s = std::getenv("RACEPREDICT_MODEL_SCALE");
-  int n = s ? std::atoi(s) : 1;
-  return n > 0 ? n : 1;
-}
-
 /// Checks `count` traces of one mix; every `noFilterEvery`-th one also
 /// without the filters. Stops reporting after a few failures.
 void runMix(const TraceFeatures &f, uint64_t seedBase, int count,
@@ -40,9 +34,8 @@ void runMix(const TraceFeatures &f, uint64_t seedBase, int count,
   o.maxLocations = locations;
   int failures = 0, withRaces = 0;
   size_t maxStates = 0;
-  count *= scale();
-  if (const char *k = std::getenv("RACEPREDICT_MODEL_SEED"))
-    seedBase += std::strtoull(k, nullptr, 10) * 1000000000ull;
+  count *= modelScale();
+  seedBase = modelSeedBase(seedBase);
   for (int i = 0; i < count; ++i) {
     uint64_t seed = seedBase + static_cast<uint64_t>(i);
     RandomTrace rt = randomTrace(seed, o);

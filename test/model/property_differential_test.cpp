@@ -25,12 +25,6 @@ using namespace racepredict::testsupport;
 
 namespace {
 
-int scale() {
-  const char *s = std::getenv("RACEPREDICT_MODEL_SCALE");
-  int n = s ? std::atoi(s) : 1;
-  return n > 0 ? n : 1;
-}
-
 class PropertyGen {
 public:
   explicit PropertyGen(uint64_t seed) : rng_(seed) {}
@@ -226,7 +220,7 @@ void runMix(const TraceFeatures &f, uint64_t seedBase, int count) {
   o.minEvents = 12;
   o.maxEvents = 22;
   o.maxLocations = 2;
-  count *= scale();
+  count *= modelScale();
   int failures = 0, violatedProps = 0, props = 0;
   for (int i = 0; i < count && failures < 3; ++i) {
     uint64_t seed = seedBase + static_cast<uint64_t>(i);

@@ -69,8 +69,7 @@ void runMix(const TraceFeatures &f, uint64_t seedBase, int count, int minEvents,
   o.minEvents = minEvents;
   o.maxEvents = maxEvents;
   o.maxLocations = locations;
-  if (const char *k = std::getenv("RACEPREDICT_MODEL_SEED"))
-    seedBase += std::strtoull(k, nullptr, 10) * 1000000000ull;
+  seedBase = modelSeedBase(seedBase);
   int failures = 0, racy = 0;
   for (int i = 0; i < count; ++i) {
     uint64_t seed = seedBase + static_cast<uint64_t>(i);
@@ -170,8 +169,7 @@ TEST(Windows, WholeWindowIsExactShortWindowsAreSound) {
   o.maxEvents = 24;
   int failures = 0, lost = 0;
   uint64_t base = 27000000;
-  if (const char *k = std::getenv("RACEPREDICT_MODEL_SEED"))
-    base += std::strtoull(k, nullptr, 10) * 1000000000ull;
+  base = modelSeedBase(base);
   for (int i = 0; i < 400; ++i) {
     uint64_t seed = base + static_cast<uint64_t>(i);
     RandomTrace rt = randomTrace(seed, o);

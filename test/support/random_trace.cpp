@@ -10,6 +10,7 @@
 #include "random_trace.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <random>
 #include <string>
@@ -515,6 +516,18 @@ private:
 
 RandomTrace randomTrace(uint64_t seed, const RandomTraceOptions &opts) {
   return Generator(seed, opts).run();
+}
+
+int modelScale() {
+  const char *s = std::getenv("RACEPREDICT_MODEL_SCALE");
+  int n = s ? std::atoi(s) : 1;
+  return n > 0 ? n : 1;
+}
+
+uint64_t modelSeedBase(uint64_t base) {
+  if (const char *k = std::getenv("RACEPREDICT_MODEL_SEED"))
+    base += std::strtoull(k, nullptr, 10) * 1000000000ull;
+  return base;
 }
 
 } // namespace racepredict::testsupport

@@ -68,4 +68,11 @@ struct RandomTrace {
 /// Deterministic in `seed` (no std distributions: same output everywhere).
 RandomTrace randomTrace(uint64_t seed, const RandomTraceOptions &opts);
 
+/// RACEPREDICT_MODEL_SCALE=N (default 1) multiplies how many random traces
+/// a model test checks.
+int modelScale();
+/// `base` moved by RACEPREDICT_MODEL_SEED=K as K·10^9 (long sweeps run
+/// other seed ranges than the default one).
+uint64_t modelSeedBase(uint64_t base);
+
 } // namespace racepredict::testsupport
