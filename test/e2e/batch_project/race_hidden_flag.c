@@ -5,25 +5,13 @@
  * witness runs reader's print of `x` before writer's store — a schedule
  * the hidden flag forbids. The replay ends `diverged`: batch lists the race
  * as unconfirmed and does not fail the test. */
+#include "testonly.h"
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 
 int x;
 int unrelated;
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-static volatile int ready;
-
-__attribute__((noinline, disable_sanitizer_instrumentation)) static void
-set_ready(void) {
-  ready = 1;
-}
-
-__attribute__((noinline, disable_sanitizer_instrumentation)) static void
-wait_ready(void) {
-  while (!ready)
-    sched_yield();
-}
 
 static void *writer(void *arg) {
   (void)arg;
@@ -31,13 +19,13 @@ static void *writer(void *arg) {
   pthread_mutex_lock(&m);
   unrelated = 1;
   pthread_mutex_unlock(&m);
-  set_ready();
+  testonly_flag_set();
   return NULL;
 }
 
 static void *reader(void *arg) {
   (void)arg;
-  wait_ready();
+  testonly_flag_wait();
   pthread_mutex_lock(&m);
   unrelated = 2;
   pthread_mutex_unlock(&m);

@@ -6,8 +6,8 @@
  * first — a schedule the hidden flag forbids. Replay cannot enforce it:
  * second never gets past the spin while first waits for its turn, and the
  * replay ends as `diverged` (never `confirmed`). */
+#include "testonly.h"
 #include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 // expect-race: A B
 // expect-replay: diverged
@@ -15,18 +15,6 @@
 int x;
 int unrelated;
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-static volatile int ready;
-
-__attribute__((noinline, disable_sanitizer_instrumentation)) static void
-set_ready(void) {
-  ready = 1;
-}
-
-__attribute__((noinline, disable_sanitizer_instrumentation)) static void
-wait_ready(void) {
-  while (!ready)
-    sched_yield();
-}
 
 static void *first(void *arg) {
   (void)arg;
@@ -34,13 +22,13 @@ static void *first(void *arg) {
   pthread_mutex_lock(&m);
   unrelated = 1;
   pthread_mutex_unlock(&m);
-  set_ready();
+  testonly_flag_set();
   return NULL;
 }
 
 static void *second(void *arg) {
   (void)arg;
-  wait_ready();
+  testonly_flag_wait();
   pthread_mutex_lock(&m);
   unrelated = 2;
   pthread_mutex_unlock(&m);

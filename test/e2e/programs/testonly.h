@@ -19,6 +19,7 @@
 #ifndef RACEPREDICT_TESTONLY_H
 #define RACEPREDICT_TESTONLY_H
 #include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,4 +71,15 @@ TESTONLY static void testonly_take(int ch) {
 /* Lets one testonly_wait() proceed. */
 TESTONLY static void testonly_signal(void) { testonly_give(0); }
 TESTONLY static void testonly_wait(void) { testonly_take(0); }
+
+/* A hidden flag: ad-hoc synchronisation the recorder cannot see and, unlike
+ * the pipes, replay cannot lift either (as code in an uninstrumented library
+ * would be). A witness that needs testonly_flag_wait to pass before
+ * testonly_flag_set cannot be enforced: the replay ends `diverged`. */
+static volatile int testonly_flag;
+TESTONLY static void testonly_flag_set(void) { testonly_flag = 1; }
+TESTONLY static void testonly_flag_wait(void) {
+  while (!testonly_flag)
+    sched_yield();
+}
 #endif

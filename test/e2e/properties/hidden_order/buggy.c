@@ -6,26 +6,14 @@
  * Replay must end `diverged`, never `confirmed`.
  * expect-violation: file_protocol read
  * expect-replay: diverged */
+#include "testonly.h"
 #include <pthread.h>
-#include <sched.h>
 
 typedef struct {
   int is_open;
 } file_t;
 
 static file_t disk;
-static volatile int ready;
-
-__attribute__((noinline, disable_sanitizer_instrumentation)) static void
-set_ready(void) {
-  ready = 1;
-}
-
-__attribute__((noinline, disable_sanitizer_instrumentation)) static void
-wait_ready(void) {
-  while (!ready)
-    sched_yield();
-}
 
 file_t *open_file(file_t *f) { return f; }
 int read_file(file_t *f) { return f != 0; }
@@ -33,7 +21,7 @@ void close_file(file_t *f) { (void)f; }
 
 static void *reader(void *arg) {
   (void)arg;
-  wait_ready();
+  testonly_flag_wait();
   read_file(&disk); // @read
   return 0;
 }
@@ -42,7 +30,7 @@ int main(void) {
   pthread_t t;
   pthread_create(&t, 0, reader, 0);
   open_file(&disk);
-  set_ready();
+  testonly_flag_set();
   pthread_join(t, 0);
   close_file(&disk);
   return 0;
