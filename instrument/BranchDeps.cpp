@@ -3,6 +3,7 @@
 
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/IntrinsicInst.h"
 
@@ -11,52 +12,143 @@ using namespace llvm;
 namespace racepredict {
 namespace {
 constexpr unsigned kMaxDepth = 24;
+constexpr unsigned kMaxVisits = 512;
 } // namespace
 
-void BranchDependences::collect(Value *V, SmallSetVector<LoadInst *, 8> &Deps,
-                                bool &Precise) {
+void BranchDependences::collect(Value *V, SmallSetVector<Value *, 8> &Deps,
+                                bool &Precise, bool &UsesArgs) {
   SmallPtrSet<Value *, 16> Seen;
-  collect(V, Deps, Precise, Seen, 0);
+  collect(V, Deps, Precise, UsesArgs, Seen, 0);
 }
 
-void BranchDependences::collect(Value *V, SmallSetVector<LoadInst *, 8> &Deps,
-                                bool &Precise, SmallPtrSetImpl<Value *> &Seen,
+void BranchDependences::collect(Value *V, SmallSetVector<Value *, 8> &Deps,
+                                bool &Precise, bool &UsesArgs,
+                                SmallPtrSetImpl<Value *> &Seen,
                                 unsigned Depth) {
   if (!Precise || isa<Constant>(V) || isa<AllocaInst>(V) ||
       !Seen.insert(V).second)
     return;
+  auto Add = [&](Value *Dep) {
+    Deps.insert(Dep);
+    if (Deps.size() > kMaxDeps)
+      Precise = false;
+  };
   if (auto *LI = dyn_cast<LoadInst>(V)) {
     if (ScalarLoads.count(LI)) {
       // Without a phi on the way, the load dominates the decision, so its
       // latest dynamic instance in this thread is the one that flowed here.
-      Deps.insert(LI);
-      if (Deps.size() > kMaxDeps)
-        Precise = false;
+      Add(LI);
       return;
     }
   }
-  if (isa<PHINode>(V) || isa<LoadInst>(V)) {
-    // A phi may carry a value from an earlier iteration, and a private
-    // slot a value stored long ago: the latest instance of a load site is
-    // then not necessarily the one that flowed here. Such values are fine
-    // only when no read at all flows into them (loop counters, flags set
-    // from constants): their choice between constants is made by earlier
-    // branches, which are recorded themselves.
-    SmallPtrSet<Value *, 16> FreeSeen;
-    if (Depth > kMaxDepth || !loadFree(V, FreeSeen, 0))
+  if (auto *P = dyn_cast<PHINode>(V)) {
+    // A phi may carry a value from an earlier iteration: the latest
+    // instance of a load site is then not necessarily the one that flowed
+    // here. Read-free phis (loop counters, flags set from constants) are
+    // chosen by earlier branches, which are recorded themselves; a phi that
+    // carries one read instance is named by a parallel phi of seqs.
+    if (Depth > kMaxDepth)
+      Precise = false;
+    else if (!isLoadFree(P)) {
+      SmallPtrSet<Value *, 16> Open;
+      Visits = 0;
+      if (carried(P, Open, 0) == Carry::OneRead)
+        Add(P);
+      else
+        Precise = false;
+    }
+    return;
+  }
+  if (isa<LoadInst>(V)) {
+    // A private slot holds a value stored long ago: fine only read-free.
+    if (Depth > kMaxDepth || !isLoadFree(V))
       Precise = false;
     return;
   }
-  if (Depth > kMaxDepth || isa<Argument>(V) || isa<CallBase>(V) ||
-      isa<AtomicRMWInst>(V) || isa<AtomicCmpXchgInst>(V) ||
-      !isa<Instruction>(V)) {
-    // Values from callers, callees or atomics carry reads the pass cannot
-    // name: the plain rule (all earlier reads) is the sound fallback.
+  if (isa<Argument>(V)) {
+    UsesArgs = true; // the caller's reads: the entry branch covers them
+    return;
+  }
+  if (Depth > kMaxDepth || isa<CallBase>(V) || isa<AtomicRMWInst>(V) ||
+      isa<AtomicCmpXchgInst>(V) || !isa<Instruction>(V)) {
+    // Values from callees or atomics carry reads the pass cannot name: the
+    // plain rule (all earlier reads) is the sound fallback.
     Precise = false;
     return;
   }
   for (Value *Op : cast<Instruction>(V)->operands())
-    collect(Op, Deps, Precise, Seen, Depth + 1);
+    collect(Op, Deps, Precise, UsesArgs, Seen, Depth + 1);
+}
+
+BranchDependences::Carry
+BranchDependences::carried(Value *V, SmallPtrSetImpl<Value *> &Open,
+                           unsigned Depth) {
+  if (isa<Constant>(V) || isa<AllocaInst>(V))
+    return Carry::ReadFree;
+  if (Depth > kMaxDepth)
+    return Carry::Bad;
+  if (auto *LI = dyn_cast<LoadInst>(V)) {
+    if (ScalarLoads.count(LI))
+      return Carry::OneRead;
+    return isLoadFree(LI) ? Carry::ReadFree : Carry::Bad;
+  }
+  if (auto *P = dyn_cast<PHINode>(V)) {
+    // Reaching a phi under analysis again: its own value passed around the
+    // loop, which adds no read instance of its own.
+    if (!Open.insert(P).second)
+      return Carry::Cycle;
+    Carry Result = Carry::ReadFree;
+    for (Value *In : P->incoming_values()) {
+      Carry C = carried(In, Open, Depth + 1);
+      if (C == Carry::Bad)
+        return Carry::Bad;
+      if (C == Carry::OneRead)
+        Result = Carry::OneRead; // whichever edge: one instance
+    }
+    Open.erase(P);
+    return Result;
+  }
+  if (isa<Argument>(V) || isa<CallBase>(V) || isa<AtomicRMWInst>(V) ||
+      isa<AtomicCmpXchgInst>(V) || !isa<Instruction>(V))
+    return Carry::Bad;
+  // An operation: at most one operand may carry anything (two reads, or a
+  // read combined with the loop-carried value, are several instances).
+  Carry Result = Carry::ReadFree;
+  for (Value *Op : cast<Instruction>(V)->operands()) {
+    Carry C = carried(Op, Open, Depth + 1);
+    if (C == Carry::Bad || (C != Carry::ReadFree && Result != Carry::ReadFree))
+      return Carry::Bad;
+    if (C != Carry::ReadFree)
+      Result = C;
+  }
+  return Result;
+}
+
+Value *BranchDependences::seqOf(Value *Dep,
+                                function_ref<Value *(LoadInst *)> LoadSeq) {
+  Type *I64 = Type::getInt64Ty(Dep->getContext());
+  if (isa<Constant>(Dep) || isa<AllocaInst>(Dep) || isLoadFree(Dep))
+    return ConstantInt::get(I64, kNoRead);
+  if (auto *LI = dyn_cast<LoadInst>(Dep))
+    if (ScalarLoads.count(LI))
+      return LoadSeq(LI);
+  if (auto *P = dyn_cast<PHINode>(Dep)) {
+    auto It = SeqPhis.find(P);
+    if (It != SeqPhis.end())
+      return It->second;
+    PHINode *S = PHINode::Create(I64, P->getNumIncomingValues(), "rp.seqphi",
+                                 &P->getParent()->front());
+    SeqPhis[P] = S; // before the incomings: a cycle comes back to S
+    for (unsigned I = 0; I < P->getNumIncomingValues(); ++I)
+      S->addIncoming(seqOf(P->getIncomingValue(I), LoadSeq),
+                     P->getIncomingBlock(I));
+    return S;
+  }
+  // An operation carried() accepted: its one operand that carries a read.
+  for (Value *Op : cast<Instruction>(Dep)->operands())
+    if (!isLoadFree(Op))
+      return seqOf(Op, LoadSeq);
+  return ConstantInt::get(I64, kNoRead);
 }
 
 bool BranchDependences::loadFree(Value *V, SmallPtrSetImpl<Value *> &Seen,

@@ -1,13 +1,19 @@
 //===- instrument/BranchDeps.h - What a control decision depends on -------===//
 //
 // The precise dependences of a branch (issue 9, docs/dependences.md): the
-// instrumented loads whose values flow into its condition through SSA. A
-// decision that reaches a load of unknown provenance (a call's result, a
-// function argument, an atomic, a private slot or phi fed by reads) cannot
-// name its reads and falls back to RVPredict's plain rule.
+// read instances whose values flow into its condition through SSA. A
+// dependence is an instrumented load (its latest instance) or a phi that
+// carries the value of exactly one read instance (a loop-carried reload,
+// say), named at run time by a parallel phi of read seqs. A decision that
+// reaches a value of unknown provenance (a call's result, an atomic, a
+// private slot or phi fed by several reads) cannot name its reads and falls
+// back to RVPredict's plain rule. A function argument is fixed by the reads
+// before the call: the pass records one plain branch at function entry for
+// such decisions (argument dependences) and they stay precise.
 //
 #pragma once
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -18,22 +24,38 @@ namespace racepredict {
 class BranchDependences {
 public:
   static constexpr unsigned kMaxDeps = 8;
+  /// The seq a dependence carries when no read flowed into it on the path
+  /// taken (a phi's read-free incoming value): the runtime skips it.
+  static constexpr uint64_t kNoRead = ~uint64_t{0};
 
-  /// `scalarLoads`: the loads that get a hook (and a ticket); `isShared`:
+  /// `scalarLoads`: the loads that get a hook (and a seq); `isShared`:
   /// whether a pointer may reach memory other threads see.
   BranchDependences(const llvm::SmallPtrSetImpl<llvm::LoadInst *> &ScalarLoads,
                     llvm::function_ref<bool(llvm::Value *)> IsShared)
       : ScalarLoads(ScalarLoads), IsShared(IsShared) {}
 
-  /// Adds the loads `V` depends on to `Deps`; clears `Precise` when they
-  /// cannot be named exactly (then the plain rule applies).
-  void collect(llvm::Value *V, llvm::SmallSetVector<llvm::LoadInst *, 8> &Deps,
-               bool &Precise);
+  /// What a decision on `V` depends on: loads and one-read phis in `Deps`;
+  /// `UsesArgs` when a function argument flows in (the caller's reads:
+  /// needs the entry branch); `Precise` cleared when the reads cannot be
+  /// named (then the plain rule applies).
+  void collect(llvm::Value *V, llvm::SmallSetVector<llvm::Value *, 8> &Deps,
+               bool &Precise, bool &UsesArgs);
+
+  /// The i64 seq of the read instance a dependence from collect() carries,
+  /// building the parallel phis of seqs it needs; `LoadSeq` gives a load's
+  /// seq (the pass's last_read_seq call after its hook).
+  llvm::Value *
+  seqOf(llvm::Value *Dep,
+        llvm::function_ref<llvm::Value *(llvm::LoadInst *)> LoadSeq);
 
 private:
-  void collect(llvm::Value *V, llvm::SmallSetVector<llvm::LoadInst *, 8> &Deps,
-               bool &Precise, llvm::SmallPtrSetImpl<llvm::Value *> &Seen,
-               unsigned Depth);
+  /// How many read instances a phi's value can carry.
+  enum class Carry { ReadFree, Cycle, OneRead, Bad };
+  void collect(llvm::Value *V, llvm::SmallSetVector<llvm::Value *, 8> &Deps,
+               bool &Precise, bool &UsesArgs,
+               llvm::SmallPtrSetImpl<llvm::Value *> &Seen, unsigned Depth);
+  Carry carried(llvm::Value *V, llvm::SmallPtrSetImpl<llvm::Value *> &Open,
+                unsigned Depth);
   /// True when `V` is computed from constants, addresses and private values
   /// that are themselves such, without any read of shared memory.
   bool loadFree(llvm::Value *V, llvm::SmallPtrSetImpl<llvm::Value *> &Seen,
@@ -41,9 +63,15 @@ private:
   bool privateSlotLoadFree(llvm::AllocaInst *AI,
                            llvm::SmallPtrSetImpl<llvm::Value *> &Seen,
                            unsigned Depth);
+  bool isLoadFree(llvm::Value *V) {
+    llvm::SmallPtrSet<llvm::Value *, 16> Seen;
+    return loadFree(V, Seen, 0);
+  }
 
   const llvm::SmallPtrSetImpl<llvm::LoadInst *> &ScalarLoads;
   llvm::function_ref<bool(llvm::Value *)> IsShared;
+  llvm::DenseMap<llvm::PHINode *, llvm::PHINode *> SeqPhis;
+  unsigned Visits = 0; ///< carried() steps of the current walk
 };
 
 } // namespace racepredict

@@ -13,7 +13,9 @@
 #include "BranchDeps.h"
 #include "CallStacks.h"
 #include "CustomEvents.h"
+#include "DecisionCalls.h"
 #include "Hooks.h"
+#include "RepeatedDecisions.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
@@ -33,6 +35,10 @@ static cl::opt<bool> ClAddrDeps(
     "racepredict-address-branches", cl::init(true), cl::Hidden,
     cl::desc("Record a branch before accesses whose address is computed "
              "from earlier reads (RVPredict's address dependences)"));
+static cl::opt<bool> ClDropRepeated(
+    "racepredict-drop-repeated-decisions", cl::init(true), cl::Hidden,
+    cl::desc("Record no decision on a value that a dominating decision "
+             "already decided (RepeatedDecisions.h)"));
 
 namespace racepredict {
 namespace {
@@ -49,8 +55,10 @@ struct Decision {
   Decision(Instruction *S, Value *C) : Site(S), Cond(C) {}
   Instruction *Site;
   Value *Cond;
-  SmallVector<LoadInst *, kMaxDeps> Deps; ///< filled before any rewriting
+  /// Loads and one-read phis (BranchDeps.h), filled before any rewriting.
+  SmallVector<Value *, kMaxDeps> Deps;
   bool Precise = true;
+  bool UsesArgs = false; ///< needs the function's entry branch
 };
 
 class FunctionInstrumenter {
@@ -64,6 +72,7 @@ private:
   bool isShared(Value *Ptr);
   bool isScalar(Type *T) const;
   void emitDecision(const Decision &D);
+  void emitEntryBranch();
   void rewriteLoad(LoadInst *LI);
   void rewriteStore(StoreInst *SI);
   void rewriteRmw(AtomicRMWInst *RI);
@@ -82,8 +91,8 @@ private:
   DenseMap<const AllocaInst *, bool> Escapes;
   /// Instrumented scalar loads (the only ones a decision can depend on).
   SmallPtrSet<LoadInst *, 32> ScalarLoads;
-  /// Loads whose ticket some decision needs, and the ticket once known.
-  DenseMap<LoadInst *, Value *> Seqs;
+  /// The seq value of each dependence some decision needs.
+  DenseMap<Value *, Value *> Seqs;
   AllocaInst *DepArray = nullptr;
 };
 
@@ -134,30 +143,36 @@ AllocaInst *FunctionInstrumenter::entryAlloca(Type *T) {
 }
 
 void FunctionInstrumenter::emitDecision(const Decision &D) {
-  IRBuilder<> IRB(D.Site);
-  Value *Loc = H.loc(IRB, *D.Site);
   if (D.Precise && D.Deps.empty()) {
     // Decided by constants and private values alone: no event, unless the
     // run asks for RVPredict's conservative rule (branch_deps=all).
-    IRB.CreateCall(H.get("branch_private"), {Loc});
+    emitPrivateDecision(H, D.Site);
     return;
   }
   if (!D.Precise) {
-    IRB.CreateCall(H.get("branch"), {Loc});
+    emitPlainDecision(H, D.Site);
     return;
   }
-  if (!DepArray) {
+  if (!DepArray)
     DepArray = entryAlloca(ArrayType::get(H.I64, kMaxDeps));
-  }
-  unsigned I = 0;
-  for (LoadInst *LI : D.Deps) {
-    Value *Slot = IRB.CreateConstInBoundsGEP2_32(DepArray->getAllocatedType(),
-                                                 DepArray, 0, I++);
-    IRB.CreateStore(Seqs.lookup(LI), Slot);
-  }
-  IRB.CreateCall(H.get("branch_deps"),
-                 {Loc, IRB.CreatePointerCast(DepArray, H.I8P),
-                  ConstantInt::get(H.I32, D.Deps.size())});
+  SmallVector<Value *, kMaxDeps> DepSeqs;
+  for (Value *Dep : D.Deps)
+    DepSeqs.push_back(Seqs.lookup(Dep));
+  emitPreciseDecision(H, D.Site, DepSeqs, DepArray);
+}
+
+void FunctionInstrumenter::emitEntryBranch() {
+  BasicBlock &Entry = F.getEntryBlock();
+  Instruction *At = &*Entry.getFirstInsertionPt();
+  // The location of the function's first statement.
+  Instruction *Located = At;
+  for (Instruction &I : Entry)
+    if (I.getDebugLoc()) {
+      Located = &I;
+      break;
+    }
+  IRBuilder<> IRB(At);
+  IRB.CreateCall(H.get("branch"), {H.loc(IRB, *Located)});
 }
 
 Value *FunctionInstrumenter::toInt(IRBuilder<> &IRB, Value *V, unsigned Bytes) {
@@ -353,24 +368,49 @@ bool FunctionInstrumenter::run() {
           Decisions.emplace_back(I, P);
   if (Accesses.empty() && Decisions.empty() && Calls.empty())
     return false;
+  if (ClDropRepeated) {
+    SmallVector<std::pair<Instruction *, Value *>, 32> Sites;
+    for (const Decision &D : Decisions)
+      Sites.emplace_back(D.Site, D.Cond);
+    SmallVector<bool, 32> Repeated = repeatedDecisions(F, Sites);
+    unsigned Kept = 0;
+    for (unsigned I = 0; I < Decisions.size(); ++I)
+      if (!Repeated[I])
+        Decisions[Kept++] = Decisions[I];
+    Decisions.truncate(Kept);
+  }
 
   // Dependences are computed on the original IR; each load some decision
   // depends on gets its ticket read right after it (after its hook, once
   // the load is rewritten below).
   auto IsShared = [this](Value *P) { return isShared(P); };
   BranchDependences BD(ScalarLoads, IsShared); // keeps a reference to it
+  auto LoadSeq = [&](LoadInst *LI) {
+    Value *&S = Seqs[LI];
+    if (!S) {
+      IRBuilder<> IRB(LI->getNextNode());
+      S = IRB.CreateCall(H.get("last_read_seq"), {}, "rp.seq");
+    }
+    return S;
+  };
+  bool NeedsEntryBranch = false;
   for (Decision &D : Decisions) {
-    SmallSetVector<LoadInst *, 8> Deps;
-    BD.collect(D.Cond, Deps, D.Precise);
+    SmallSetVector<Value *, 8> Deps;
+    BD.collect(D.Cond, Deps, D.Precise, D.UsesArgs);
     if (!D.Precise)
       continue;
+    NeedsEntryBranch |= D.UsesArgs;
     D.Deps.assign(Deps.begin(), Deps.end());
-    for (LoadInst *LI : D.Deps)
-      if (!Seqs.count(LI)) {
-        IRBuilder<> IRB(LI->getNextNode());
-        Seqs[LI] = IRB.CreateCall(H.get("last_read_seq"), {}, "rp.seq");
+    for (Value *Dep : D.Deps)
+      if (!Seqs.count(Dep)) {
+        Value *S = BD.seqOf(Dep, LoadSeq);
+        Seqs[Dep] = S;
       }
   }
+  // Decisions on arguments depend on the caller's reads before the call: a
+  // plain branch at entry stands for them (docs/dependences.md).
+  if (NeedsEntryBranch)
+    emitEntryBranch();
   // Stack objects come to life first, so that reuse of their addresses by
   // later frames or threads is not reported as a race.
   if (!StackObjects.empty()) {

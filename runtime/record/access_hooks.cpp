@@ -1,11 +1,10 @@
 //===- record/access_hooks.cpp - Loads, stores, ranges, atomics, branches -===//
 //
-// Every hook performs the access itself and records its place in the order
-// of its stripe (state.h, docs/recording.md): writes, RMWs and reads that
-// must update the shadow lock the stripe's version word; other reads are
-// optimistic (seqlock) and write nothing shared. Values are recorded
-// sign-extended from the access size, so that a 4-byte -1 reads as -1
-// whichever hook (scalar or range chunk) produced it.
+// Every hook performs the access itself while it holds the recording token
+// (state.h, docs/recording.md), so the value it records is the one the
+// trace order implies. Values are recorded sign-extended from the access
+// size, so that a 4-byte -1 reads as -1 whichever hook (scalar or range
+// chunk) produced it.
 //
 #include "state.h"
 
@@ -34,89 +33,36 @@ int64_t signExtend(uint64_t raw, unsigned size) {
   }
 }
 
+/// Records an access; its location is its address (the reader renames it
+/// after writes the trace cannot show, trace/hidden_writes.cpp).
 __attribute__((always_inline)) inline void
-putAccess(ThreadState *ts, uint64_t order, unsigned kind, uint64_t lkey,
-          unsigned size, int64_t value, uint32_t loc, const void *addr) {
-  // Replay compares the real addresses of this run, never the location
-  // key: a renamed key must not make two accesses look alike or apart.
+putAccess(ThreadState *ts, unsigned kind, unsigned size, int64_t value,
+          uint32_t loc, const void *addr) {
   if (RP_UNLIKELY(gReplayOn))
     replayCommit(ts, kind, loc, nullptr, 0, key(addr), size);
-  uint8_t *p = beginAccess(ts, order, kind, lkey, size, loc);
+  uint8_t *p = beginAccess(ts, kind, key(addr), size, loc);
   p = putVarint(p, zigzag(value));
   endRecord(ts, p, loc);
 }
 
-/// What an access read or wrote: its value, location key and order field.
-struct Observed {
-  uint64_t raw;
-  uint64_t lkey;
-  uint64_t order;
-};
-
-/// Reads `size` bytes at `addr` (in one line) with its place in the
-/// stripe's order. Optimistic first: version, value, shadow, version again;
-/// an unchanged even version means no exclusive access overlapped, so the
-/// read sits between exclusive access v/2 and the next. A shadow miss or
-/// a value the shadow does not know (a hidden write: the address must be
-/// renamed) takes the lock instead.
-template <typename T, bool Atomic> T loadValue(const T *addr) {
-  if (Atomic)
-    return __atomic_load_n(addr, __ATOMIC_SEQ_CST);
-  T v;
-  memcpy(&v, addr, sizeof v);
-  return v;
-}
-template <typename T, bool Atomic> Observed readOrdered(const T *addr) {
-  constexpr unsigned size = sizeof(T);
-  uint64_t *w = versionFor(key(addr));
-  Observed o{0, 0, 0};
-  for (int tries = 0; tries < 4; ++tries) {
-    uint64_t v1 = __atomic_load_n(w, __ATOMIC_ACQUIRE);
-    if (v1 & 1) {
-      __builtin_ia32_pause();
-      continue;
-    }
-    T val = loadValue<T, Atomic>(addr);
-    memcpy(&o.raw, &val, size);
-    bool hit = shadowHit(key(addr), size, o.raw, &o.lkey);
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    if (__atomic_load_n(w, __ATOMIC_RELAXED) != v1)
-      continue; // an exclusive access overlapped: try again
-    if (!hit)
-      break; // a true miss: only the locked path can fill the shadow
-    o.order = sharedField(v1);
-    return o;
-  }
-  uint64_t v = lockVersion(w);
-  o.raw = 0;
-  T val = loadValue<T, Atomic>(addr);
-  memcpy(&o.raw, &val, size);
-  o.lkey = locationKey(key(addr), size, o.raw, true);
-  unlockVersion(w, v);
-  o.order = exclusiveField(v);
-  return o;
+template <typename T> uint64_t rawBits(T v) {
+  uint64_t raw = 0;
+  memcpy(&raw, &v, sizeof v);
+  return raw;
 }
 
 template <typename T> T plainLoad(const void *addr, uint32_t loc) {
   ThreadState *ts = enter(kRecAccess);
-  if (!ts || RP_UNLIKELY(!inOneLine(key(addr), sizeof(T)))) {
+  T v;
+  memcpy(&v, addr, sizeof v);
+  if (!ts) {
     if (tlsState)
       tlsState->lastReadSeq = 0;
-    T v;
-    if (ts) { // a line-straddling access: recorded as aligned chunks
-      leave(ts);
-      __racepredict_load_range(const_cast<void *>(addr), &v, sizeof v, loc);
-    } else {
-      memcpy(&v, addr, sizeof v);
-    }
     return v;
   }
-  Observed o = readOrdered<T, false>(static_cast<const T *>(addr));
-  T v;
-  memcpy(&v, &o.raw, sizeof v);
+  uint64_t raw = rawBits(v);
   if (!stopped()) {
-    putAccess(ts, o.order, RP_READ, o.lkey, sizeof v,
-              signExtend(o.raw, sizeof v), loc, addr);
+    putAccess(ts, RP_READ, sizeof v, signExtend(raw, sizeof v), loc, addr);
     noteRead(ts);
   } else {
     ts->lastReadSeq = 0;
@@ -127,25 +73,12 @@ template <typename T> T plainLoad(const void *addr, uint32_t loc) {
 
 template <typename T> void plainStore(void *addr, T v, uint32_t loc) {
   ThreadState *ts = enter(kRecAccess);
-  if (!ts) {
-    memcpy(addr, &v, sizeof v);
-    return;
-  }
-  if (RP_UNLIKELY(!inOneLine(key(addr), sizeof(T)))) {
-    leave(ts);
-    __racepredict_store_range(addr, &v, sizeof v, loc);
-    return;
-  }
-  uint64_t *w = versionFor(key(addr));
-  uint64_t ver = lockVersion(w);
   memcpy(addr, &v, sizeof v);
-  uint64_t raw = 0;
-  memcpy(&raw, &v, sizeof v);
-  uint64_t k = locationKey(key(addr), sizeof v, raw, false);
-  unlockVersion(w, ver);
+  if (!ts)
+    return;
+  uint64_t raw = rawBits(v);
   if (!stopped())
-    putAccess(ts, exclusiveField(ver), RP_WRITE, k, sizeof v,
-              signExtend(raw, sizeof v), loc, addr);
+    putAccess(ts, RP_WRITE, sizeof v, signExtend(raw, sizeof v), loc, addr);
   leave(ts);
 }
 
@@ -159,47 +92,20 @@ unsigned chunkSize(uintptr_t a, uintptr_t b, uint64_t n) {
   return 1;
 }
 
-/// A recorded read of an aligned chunk of g bytes.
-Observed readChunk(const void *src, unsigned g) {
-  switch (g) {
-  case 1:
-    return readOrdered<uint8_t, false>(static_cast<const uint8_t *>(src));
-  case 2:
-    return readOrdered<uint16_t, false>(static_cast<const uint16_t *>(src));
-  case 4:
-    return readOrdered<uint32_t, false>(static_cast<const uint32_t *>(src));
-  default:
-    return readOrdered<uint64_t, false>(static_cast<const uint64_t *>(src));
-  }
-}
-
 /// Copies one aligned chunk from `src` to `dst`, recording the read of
-/// `src` (when recordRead) and the write of `dst` (when recordWrite), each
-/// with its place in its stripe's order.
+/// `src` (when recordRead) and the write of `dst` (when recordWrite).
 void copyChunk(ThreadState *ts, void *dst, const void *src, unsigned g,
                bool recordRead, bool recordWrite, uint32_t loc) {
   uint64_t raw = 0;
+  memcpy(&raw, src, g);
   if (recordRead) {
-    Observed o = readChunk(src, g);
-    raw = o.raw;
     if (!stopped())
-      putAccess(ts, o.order, RP_READ, o.lkey, g, signExtend(raw, g), loc, src);
+      putAccess(ts, RP_READ, g, signExtend(raw, g), loc, src);
     ts->readsSinceBranch = true;
-  } else {
-    memcpy(&raw, src, g);
   }
-  if (recordWrite) {
-    uint64_t *w = versionFor(key(dst));
-    uint64_t ver = lockVersion(w);
-    memcpy(dst, &raw, g);
-    uint64_t k = locationKey(key(dst), g, raw, false);
-    unlockVersion(w, ver);
-    if (!stopped())
-      putAccess(ts, exclusiveField(ver), RP_WRITE, k, g, signExtend(raw, g),
-                loc, dst);
-  } else {
-    memcpy(dst, &raw, g);
-  }
+  memcpy(dst, &raw, g);
+  if (recordWrite && !stopped())
+    putAccess(ts, RP_WRITE, g, signExtend(raw, g), loc, dst);
   // Long ranges fill the buffer: flush between chunks, not only at leave().
   flushIfFull(ts, kMaxRecord * 2);
 }
@@ -232,17 +138,16 @@ void copyRange(void *dst, const void *src, uint64_t n, bool recordRead,
 
 template <typename T> T atomicLoad(T *addr, uint32_t loc) {
   ThreadState *ts = enter(kRecAtomic);
+  T v = __atomic_load_n(addr, __ATOMIC_SEQ_CST);
   if (!ts) {
     if (tlsState)
       tlsState->lastReadSeq = 0;
-    return __atomic_load_n(addr, __ATOMIC_SEQ_CST);
+    return v;
   }
-  Observed o = readOrdered<T, true>(addr);
-  T v;
-  memcpy(&v, &o.raw, sizeof v);
+  uint64_t raw = rawBits(v);
   if (!stopped()) {
-    putAccess(ts, o.order, RP_ATOMIC_READ, o.lkey, sizeof v,
-              signExtend(o.raw, sizeof v), loc, addr);
+    putAccess(ts, RP_ATOMIC_READ, sizeof v, signExtend(raw, sizeof v), loc,
+              addr);
     noteRead(ts);
   }
   leave(ts);
@@ -251,18 +156,12 @@ template <typename T> T atomicLoad(T *addr, uint32_t loc) {
 
 template <typename T> void atomicStore(T *addr, T v, uint32_t loc) {
   ThreadState *ts = enter(kRecAtomic);
-  if (!ts) {
-    __atomic_store_n(addr, v, __ATOMIC_SEQ_CST);
-    return;
-  }
-  uint64_t *w = versionFor(key(addr));
-  uint64_t ver = lockVersion(w);
   __atomic_store_n(addr, v, __ATOMIC_SEQ_CST);
-  uint64_t k = locationKey(key(addr), sizeof v, v, false);
-  unlockVersion(w, ver);
+  if (!ts)
+    return;
   if (!stopped())
-    putAccess(ts, exclusiveField(ver), RP_ATOMIC_WRITE, k, sizeof v,
-              signExtend(v, sizeof v), loc, addr);
+    putAccess(ts, RP_ATOMIC_WRITE, sizeof v, signExtend(v, sizeof v), loc,
+              addr);
   leave(ts);
 }
 
@@ -320,11 +219,9 @@ template <typename T> T applyRmw(T old, T v, uint32_t op) {
 
 template <typename T> T atomicRmw(T *addr, T v, uint32_t op, uint32_t loc) {
   ThreadState *ts = enter(kRecAtomic);
-  uint64_t *w = versionFor(key(addr));
-  uint64_t ver = ts ? lockVersion(w) : 0;
   // A CAS loop stays correct against uninstrumented code updating the same
-  // word (libstdc++ internals) even though instrumented code is excluded by
-  // the stripe lock.
+  // word (libstdc++ internals) even though instrumented code waits for the
+  // token.
   T old = __atomic_load_n(addr, __ATOMIC_SEQ_CST), nv;
   do
     nv = applyRmw(old, v, op);
@@ -335,14 +232,10 @@ template <typename T> T atomicRmw(T *addr, T v, uint32_t op, uint32_t loc) {
       tlsState->lastReadSeq = 0;
     return old;
   }
-  uint64_t k = locationKey(key(addr), sizeof(T), old, true);
-  locationKey(key(addr), sizeof(T), nv, false);
-  unlockVersion(w, ver);
   if (!stopped()) {
     if (RP_UNLIKELY(gReplayOn))
       replayCommit(ts, RP_ATOMIC_RMW, loc, nullptr, 0, key(addr), sizeof(T));
-    uint8_t *p =
-        beginAccess(ts, exclusiveField(ver), RP_ATOMIC_RMW, k, sizeof(T), loc);
+    uint8_t *p = beginAccess(ts, RP_ATOMIC_RMW, key(addr), sizeof(T), loc);
     p = putVarint(p, zigzag(signExtend(nv, sizeof(T))));
     p = putVarint(p, zigzag(signExtend(old, sizeof(T))));
     endRecord(ts, p, loc);
@@ -355,8 +248,6 @@ template <typename T> T atomicRmw(T *addr, T v, uint32_t op, uint32_t loc) {
 template <typename T>
 T atomicCas(T *addr, T expected, T desired, uint32_t loc) {
   ThreadState *ts = enter(kRecAtomic);
-  uint64_t *w = versionFor(key(addr));
-  uint64_t ver = ts ? lockVersion(w) : 0;
   T old = expected;
   bool ok = __atomic_compare_exchange_n(addr, &old, desired, false,
                                         __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -365,18 +256,13 @@ T atomicCas(T *addr, T expected, T desired, uint32_t loc) {
       tlsState->lastReadSeq = 0;
     return old;
   }
-  uint64_t k = locationKey(key(addr), sizeof(T), old, true);
-  if (ok)
-    locationKey(key(addr), sizeof(T), desired, false);
-  unlockVersion(w, ver);
   if (!stopped()) {
     // A failed CAS only read; a successful one is a read-modify-write.
     if (RP_UNLIKELY(gReplayOn))
       replayCommit(ts, ok ? RP_ATOMIC_RMW : RP_ATOMIC_READ, loc, nullptr, 0,
                    key(addr), sizeof(T));
-    uint8_t *p =
-        beginAccess(ts, exclusiveField(ver),
-                    ok ? RP_ATOMIC_RMW : RP_ATOMIC_READ, k, sizeof(T), loc);
+    uint8_t *p = beginAccess(ts, ok ? RP_ATOMIC_RMW : RP_ATOMIC_READ, key(addr),
+                             sizeof(T), loc);
     if (ok)
       p = putVarint(p, zigzag(signExtend(desired, sizeof(T))));
     p = putVarint(p, zigzag(signExtend(old, sizeof(T))));
@@ -396,10 +282,36 @@ void plainBranch(ThreadState *ts, uint32_t loc) {
     return;
   if (RP_UNLIKELY(gReplayOn))
     replayCommit(ts, RP_BRANCH, loc, nullptr, 0, 0, 0);
+  ts->plainSeq = ts->nextSeq;
   uint8_t *p = beginCode(ts, RP_BRANCH, loc);
   p = putVarint(p, 0);
   endRecord(ts, p, loc);
   ts->readsSinceBranch = false;
+}
+
+/// True when a branch on exactly these reads adds nothing to what the
+/// thread's recorded branches already require (the model makes every event
+/// depend on all earlier branches of its thread, docs/semantics.md): each
+/// read comes before the last recorded plain branch, which depends on all
+/// of them, or the set is the previous precise branch's. Only this thread's
+/// own seqs are compared, so a replay decides the same.
+bool branchCovered(ThreadState *ts, uint64_t *deps, uint32_t m) {
+  bool beforePlain = true;
+  for (uint32_t k = 0; k < m; ++k)
+    beforePlain &= deps[k] < ts->plainSeq;
+  if (beforePlain)
+    return true;
+  // Sorted, so that the same set compares equal whatever the order.
+  for (uint32_t k = 1; k < m; ++k)
+    for (uint32_t j = k; j > 0 && deps[j - 1] > deps[j]; --j) {
+      uint64_t t = deps[j];
+      deps[j] = deps[j - 1];
+      deps[j - 1] = t;
+    }
+  bool same = m == ts->prevDepCount;
+  for (uint32_t k = 0; k < m && same; ++k)
+    same = deps[k] == ts->prevDeps[k];
+  return same;
 }
 
 } // namespace
@@ -502,6 +414,9 @@ void __racepredict_branch_deps(uint32_t loc, void *seqs, uint32_t n) {
   uint32_t m = 0;
   bool plain = n > 8;
   for (uint32_t i = 0; i < n && !plain; ++i) {
+    // A phi of seqs whose path carried no read (BranchDeps.h kNoRead).
+    if (deps[i] == ~uint64_t{0})
+      continue;
     // A dependence that was not recorded (events= filter, re-entrancy)
     // cannot be named: fall back to the conservative plain rule.
     if (deps[i] == 0)
@@ -517,11 +432,18 @@ void __racepredict_branch_deps(uint32_t loc, void *seqs, uint32_t n) {
     leave(ts);
     return;
   }
+  if (m == 0 || branchCovered(ts, uniq, m)) {
+    leave(ts); // decided by control flow alone here, or already required
+    return;
+  }
   if (!stopped()) {
+    ts->prevDepCount = m;
+    for (uint32_t k = 0; k < m; ++k)
+      ts->prevDeps[k] = uniq[k];
     if (RP_UNLIKELY(gReplayOn))
       replayCommit(ts, RP_BRANCH, loc, nullptr, 0, 0, 0);
-    // Dependences count back among this thread's events (format v3).
-    uint64_t self = ts->events + 1;
+    // Dependences count back from this event's seq (format v4, as v2).
+    uint64_t self = ts->nextSeq;
     uint8_t *p = beginCode(ts, RP_BRANCH, loc);
     p = putVarint(p, m + 1);
     for (uint32_t k = 0; k < m; ++k)
@@ -540,10 +462,8 @@ void __racepredict_stack_alloc(void *addr, uint64_t size, uint32_t loc) {
   ThreadState *ts = enter(kRecAlloc);
   if (!ts)
     return;
-  uint64_t seq = takeSeq();
-  if (!stopped()) {
-    recordBlockEvent(ts, seq, RP_ALLOC, key(addr), size, loc);
-  }
+  if (!stopped())
+    recordBlockEvent(ts, RP_ALLOC, key(addr), size, loc);
   leave(ts);
 }
 

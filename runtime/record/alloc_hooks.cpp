@@ -2,10 +2,11 @@
 //---===//
 //
 // The heap itself is glibc's (__libc_malloc & co.), so the recorder never
-// changes the program's allocation behaviour. alloc is ticketed after the
-// block exists, free before it is returned: a reuse of the address is then
-// always after the free in the trace. These hooks never initialise the
-// runtime or attach a thread (glibc allocates during thread start-up).
+// changes the program's allocation behaviour. alloc is recorded after the
+// block exists, free before it is returned (both with the token): a reuse
+// of the address is then always after the free in the trace. These hooks never
+// initialise the runtime or attach a thread (glibc allocates during thread
+// start-up).
 //
 #include "real.h"
 #include "state.h"
@@ -21,10 +22,8 @@ void recordBlock(unsigned kind, const void *p, uint64_t size, uint32_t loc) {
   ThreadState *ts = enterAttached(kRecAlloc);
   if (!ts)
     return;
-  uint64_t seq = takeSeq();
-  if (!stopped()) {
-    recordBlockEvent(ts, seq, kind, key(p), size, loc);
-  }
+  if (!stopped())
+    recordBlockEvent(ts, kind, key(p), size, loc);
   leave(ts);
 }
 

@@ -4,9 +4,9 @@
 // every wait to the notify that woke it. So the runtime implements the
 // condition variable itself and decides: a waiter registers (still holding
 // the mutex) in a list, releases the mutex and sleeps on a futex word of its
-// own; a notify takes its ticket, marks the oldest unmarked waiter of the
-// condition (all of them for broadcast) and wakes exactly that futex. The
-// waiter re-acquires the mutex and records the wait with the notify that
+// own; a notify (recorded with the token) marks the oldest unmarked waiter
+// of the condition (all of them for broadcast) and wakes exactly that futex.
+// The waiter re-acquires the mutex and records the wait with the notify that
 // marked it. Each wake-up is thus caused by the notify it is recorded with,
 // and the notify lies between the waiter's registration (its release half)
 // and its return: a schedule a real condition variable could have produced.
@@ -57,8 +57,9 @@ int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
     return replayCondWait(c, m, clk, deadline, loc);
   // The release half records no event, but what this thread did before it
   // must precede the notify that wakes it and the next owner of the mutex:
-  // a ticket now, before any notify can mark us, orders it so.
-  recordMark();
+  // registering and unlocking with the token, and handing it on only then,
+  // orders it so (both need the token after this to record anything).
+  ThreadState *ts = enter(kRecSync);
   Waiter w = {c, 0, 0, nullptr, nullptr};
   spinLock(&gCondLock);
   w.prev = gTail;
@@ -67,6 +68,10 @@ int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
   spinUnlock(&gCondLock);
   // The release half: from here a notify may mark us.
   int r = real_pthread_mutex_unlock()(m);
+  if (ts)
+    leaveToBlock(ts);
+  else
+    beforeBlocking();
   if (r != 0) {
     spinLock(&gCondLock);
     (w.prev ? w.prev->next : gHead) = w.next;
@@ -88,10 +93,24 @@ int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
   spinUnlock(&gCondLock);
   if (mark)
     r = 0; // a notify reached us even if the deadline passed meanwhile
-  real_pthread_mutex_lock()(m);
-  // The mutex is held again: the wait's return half, ticketed now.
+  // The return half: the mutex again, taken like pthread_mutex_lock does
+  // (sync_hooks.cpp), and the wait recorded with the notify that woke us.
   uint64_t ops[3] = {key(c), key(m), mark == kUnrecorded ? 0 : mark};
+  if ((ts = enter(kRecSync))) {
+    if (tryWithToken(ts, m, real_pthread_mutex_trylock()) == 0) {
+      if (!stopped())
+        recordSimple(ts, RP_WAIT, loc, ops, 3);
+      leave(ts);
+      return r;
+    }
+    leaveToBlock(ts);
+  }
+  real_pthread_mutex_lock()(m);
+  // Owned but not recorded yet: a pending acquisition.
+  uint32_t *pending = pendingFor(key(m));
+  __atomic_add_fetch(pending, 1, __ATOMIC_SEQ_CST);
   recordSync(RP_WAIT, loc, ops, 3);
+  __atomic_sub_fetch(pending, 1, __ATOMIC_RELEASE);
   return r;
 }
 
@@ -99,12 +118,15 @@ int notify(pthread_cond_t *c, bool all, uint32_t loc) {
   if (RP_UNLIKELY(gReplayOn))
     return replayNotify(c, all, loc);
   ThreadState *ts = enter(kRecSync);
+  // The notify's record takes the thread's next seq (it holds the token).
+  bool recorded = ts && !stopped();
+  uint64_t seq = recorded ? ts->nextSeq : 0;
   spinLock(&gCondLock);
-  uint64_t seq = ts ? takeSeq() : 0;
   for (Waiter *w = gHead; w; w = w->next) {
     if (w->cond != c || w->mark)
       continue;
-    __atomic_store_n(&w->mark, ts ? seq + 1 : kUnrecorded, __ATOMIC_RELEASE);
+    __atomic_store_n(&w->mark, recorded ? seq + 1 : kUnrecorded,
+                     __ATOMIC_RELEASE);
     __atomic_store_n(&w->word, 1, __ATOMIC_RELEASE);
     syscall(SYS_futex, &w->word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, nullptr,
             nullptr, 0);
@@ -113,9 +135,9 @@ int notify(pthread_cond_t *c, bool all, uint32_t loc) {
   }
   spinUnlock(&gCondLock);
   if (ts) {
-    if (!stopped()) {
+    if (recorded) {
       uint64_t ops[1] = {key(c)};
-      recordSimple(ts, seq, all ? RP_BROADCAST : RP_SIGNAL, loc, ops, 1);
+      recordSimple(ts, all ? RP_BROADCAST : RP_SIGNAL, loc, ops, 1);
     }
     leave(ts);
   }

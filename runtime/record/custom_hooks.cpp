@@ -120,13 +120,12 @@ extern "C" void __racepredict_custom(void *desc, uint64_t a0, uint64_t a1,
     }
   }
   uint64_t name = symbolKey(&d->name);
-  uint64_t seq = takeSeq();
   if (!stopped()) {
     // A scheduling point like any recorded event (its ordinal counts);
     // a violation schedule also needs what it was called with.
     if (RP_UNLIKELY(gReplayOn))
       replayCustom(ts, loc, d, in, keys, n);
-    uint8_t *p = beginRecord(ts, seq, RP_CUSTOM, loc);
+    uint8_t *p = beginCode(ts, RP_CUSTOM, loc);
     p = putVarint(p, name);
     p = putVarint(p, n);
     for (uint32_t i = 0; i < n; ++i)

@@ -32,13 +32,11 @@ ThreadState *attachThread() {
   uint32_t key = __atomic_fetch_add(&g.nextThreadKey, 1, __ATOMIC_RELAXED);
   ThreadState *ts = newThreadState(key);
   tlsState = ts;
-  ts->inHook = 1;
-  if (gReplayOn)
-    replayGate(ts);
-  uint64_t seq = takeSeq();
-  if (!stopped())
-    recordSimple(ts, seq, RP_BEGIN, 0, nullptr, 0);
-  ts->inHook = 0;
+  if (enterAs(ts, kRecThread)) {
+    if (!stopped())
+      recordSimple(ts, RP_BEGIN, 0, nullptr, 0);
+    leave(ts);
+  }
   return ts;
 }
 
@@ -140,6 +138,7 @@ bool ensureInit() {
   if (!g.initialized) {
     tlsInInit = true;
     parseOptions(g.opts, getenv("RACEPREDICT_OPTIONS"));
+    __racepredict_plain_branches = g.opts.plainBranches ? 1 : 0;
     if (g.opts.help) {
       printOptionHelp();
       _exit(0);
@@ -149,10 +148,7 @@ bool ensureInit() {
       rawCopy(g.opts.trace, "/dev/null", sizeof g.opts.trace);
     openTrace();
     g.srcCount = 0;
-    // Untouched pages of the shadow cost nothing (anonymous mmap).
-    gShadow =
-        static_cast<ShadowSlot *>(rawAlloc(sizeof(ShadowSlot) * kShadowSlots));
-    gShadowMeta = static_cast<uint8_t *>(rawAlloc(kShadowSlots / kShadowWays));
+    tokenInit();
     installExitHandlers();
     pthread_atfork(nullptr, nullptr, stopInChild);
     if (g.opts.replay[0])
@@ -198,4 +194,10 @@ extern "C" void __racepredict_init(void *module) {
   replayRegisterModule(m, base);
   __atomic_store_n(m->src_base, base, __ATOMIC_RELEASE);
   spinUnlock(&g.srcLock);
+}
+
+uint8_t __racepredict_plain_branches;
+
+extern "C" void *__racepredict_real(const char *name) {
+  return resolveReal(name, nullptr);
 }

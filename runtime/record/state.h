@@ -1,16 +1,13 @@
-//===- record/state.h - Recorder state: threads, tickets, stripes --------===//
+//===- record/state.h - Recorder state: threads, the token, the shadow ----===//
 //
-// The recorder's consistency protocol (docs/recording.md, format v3):
-//   * memory accesses are ordered per stripe (a 64-byte line of the address
-//     space, hashed into 2^RP_STRIPE_BITS version words): a write, RMW or
-//     first-seen read locks the version word (odd), performs the access and
-//     bumps it to the next even value; an ordinary read is optimistic (a
-//     seqlock read: version, value, version again) and writes nothing
-//     shared. Each access records its place in its stripe's order;
-//   * synchronisation events take a global ticket `seq` (acquire-like after
-//     the real operation succeeded, release-like before it);
-//   * the reader merges the threads' records by a topological sort of
-//     program order, stripe order and ticket order (binary_merge.cpp).
+// The recorder's consistency protocol (docs/recording.md, format v4): a
+// thread records only while it holds the *recording token* (token.cpp), so
+// recorded events happen one at a time and the order in which they are
+// recorded is the observed order: each event takes the next number of one
+// global sequence. The holder keeps the token across events (no atomic
+// instruction per event) until it blocks, its quantum ends with another
+// thread waiting, or a waiter takes the token from a holder that has left
+// the recorder for a long time (asymmetric Dekker with membarrier).
 // Events are varint-encoded straight into a per-thread buffer (format.h).
 //
 #pragma once
@@ -20,6 +17,7 @@
 #include "../common/options.h"
 #include "../replay/replay.h"
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,18 +31,25 @@ namespace racepredict::rt {
 inline constexpr uint32_t kMaxFrames = 64;
 /// Worst-case size of one record: a branch with 8 dependences (kind + 11
 /// varints of 10 bytes; everything else is below 64), plus the stack record
-/// that may precede it (kind + 2 varints + kMaxFrames call sites of 5 bytes).
-inline constexpr uint32_t kMaxRecord = 128 + 24 + kMaxFrames * 5;
+/// that may precede it (kind + 2 varints + kMaxFrames call sites of 5 bytes)
+/// and the segment record written when the token is acquired (11 bytes).
+inline constexpr uint32_t kMaxRecord = 128 + 24 + kMaxFrames * 5 + 16;
+
+/// inHook values: outside the recorder, inside a hook (possibly writing
+/// records), waiting for the token inside a hook (nothing half-written: the
+/// exit flusher and a token stealer need not wait for it).
+enum : uint32_t { kOutside = 0, kInHook = 1, kWaitingForToken = 2 };
 
 struct ThreadState {
-  uint8_t *buf;       ///< records of the current block (without its header)
-  uint32_t cap;       ///< bytes in buf
-  uint32_t len;       ///< committed bytes
-  uint64_t firstSeq;  ///< seq of the block's first ticketed record
-  uint64_t lastSeq;   ///< seq of the block's last ticketed record
-  bool seqBased;      ///< the block's firstSeq has been set
-  uint64_t prevOrder; ///< stripe-order field of the block's previous access
-  uint32_t count;     ///< committed records in the block
+  uint8_t *buf;      ///< records of the current block (without its header)
+  uint32_t cap;      ///< bytes in buf
+  uint32_t len;      ///< committed bytes
+  uint64_t firstSeq; ///< seq the block's records start from (header field)
+  /// The seq of this thread's next event while it holds the token; while
+  /// it does not, the seq its next event would have had (a segment record
+  /// covers the difference when it acquires the token again).
+  uint64_t nextSeq;
+  uint32_t count; ///< committed records in the block
   /// len | count << 32, published together so that the exit flusher never
   /// pairs a byte length with the record count of another moment.
   uint64_t published;
@@ -52,16 +57,25 @@ struct ThreadState {
   uint32_t pending;
   uint64_t prevLoc; ///< location key of the block's previous record (v2 delta)
   uint32_t key;     ///< thread key: 0 = main, then creation ordinals
-  /// 1 while the thread is inside a recording hook; the exit flusher waits
-  /// for 0 so it never copies a half-written buffer.
+  /// kInHook while the thread is inside a recording hook; the exit flusher
+  /// waits for it to change so it never copies a half-written buffer, and a
+  /// token stealer so that two threads never record at once.
   volatile uint32_t inHook;
+  /// Events left in this thread's turn with the token (token.cpp).
+  uint32_t quantum;
   /// A read (or failed trylock) was recorded since the last branch; a branch
   /// with none adds no constraint under the plain rule and is dropped.
   bool readsSinceBranch;
   bool ended;
-  /// Index (1-based, among this thread's event records) of the latest load
-  /// hook's record, 0 if it was not recorded (branch_deps).
+  /// Seq of the latest load hook's record, 0 if it was not recorded
+  /// (branch_deps).
   uint64_t lastReadSeq;
+  /// Seq of the last recorded plain branch (0: none) and the sorted
+  /// dependences of the last recorded precise one: branches they cover are
+  /// not recorded (access_hooks.cpp branchCovered).
+  uint64_t plainSeq;
+  uint64_t prevDeps[8];
+  uint32_t prevDepCount;
   uint64_t events; ///< event records written by this thread
   /// Shadow call stack (func_enter/func_exit): the call site of each frame.
   /// depth may exceed kMaxFrames (deep recursion); only the outermost
@@ -72,6 +86,12 @@ struct ThreadState {
   uint32_t synced;
   uint32_t traceDepth;
   ThreadState *next;
+  // The token's wait queue (token.cpp): the futex word a waiter sleeps on
+  // (1 = the token was handed to it), the next waiter, the kernel thread id
+  // (a stealer looks whether the holder is running).
+  uint32_t tokenWord;
+  ThreadState *tokenNext;
+  int tid;
   // Replay mode (docs/replay.md): the schedule thread this thread is
   // (slot + 1, 0 = none), its next event's ordinal (alloc/free excluded)
   // and how many threads it has created (its children's creation paths).
@@ -96,8 +116,6 @@ struct Globals {
 };
 
 extern Globals g;
-/// The ticket counter, alone on its cache line.
-extern uint64_t gSeq;
 extern RP_TLS ThreadState *tlsState;
 
 // --- spin locks (futex-free: held for a handful of instructions) ---------
@@ -110,167 +128,86 @@ inline void spinUnlock(volatile uint32_t *l) {
   __atomic_store_n(l, 0, __ATOMIC_RELEASE);
 }
 
-/// Striped spin locks for synchronisation objects (trylock, unlock and
-/// timed-lock retries), one cache line each.
-inline constexpr unsigned kStripeBits = 12;
-struct alignas(64) Stripe {
-  volatile uint32_t lock;
+/// Threads that own a lock object (mutex, rwlock, spin lock) in reality
+/// but have not recorded the acquisition yet, counted per stripe of lock
+/// addresses: a try-lock that fails while such a thread exists would be
+/// recorded where the trace shows the lock free, so it retries once that
+/// thread has recorded (sync_hooks.cpp).
+inline constexpr unsigned kPendingBits = 12;
+extern uint32_t gPendingAcquires[1u << kPendingBits];
+inline uint32_t *pendingFor(uintptr_t obj) {
+  return &gPendingAcquires[static_cast<uint32_t>(obj >> 3) &
+                           ((1u << kPendingBits) - 1)];
+}
+
+// --- the recording token (token.cpp) ---------------------------------------
+/// The thread that may record now (null: nobody), alone on its cache line:
+/// every hook reads it, only a change of holder writes it.
+struct alignas(64) TokenHolder {
+  ThreadState *owner;
 };
-extern Stripe gStripes[1u << kStripeBits];
-inline volatile uint32_t *stripeFor(uintptr_t addr) {
-  return &gStripes[static_cast<uint32_t>(addr >> 3) & ((1u << kStripeBits) - 1)]
-              .lock;
+extern TokenHolder gToken;
+/// membarrier(2) is unavailable: the hooks fence after raising inHook so
+/// that a stealer's plain check of it is enough (see tokenSteal).
+extern bool gTokenFence;
+/// Events a holder records before it hands the token to a waiter.
+inline constexpr uint32_t kQuantum = 50000;
+/// The slow half of enter(): this thread does not hold the token, or its
+/// quantum is used up. Returns with the token (and inHook == kInHook), or
+/// false when recording has stopped.
+bool tokenAcquireSlow(ThreadState *ts);
+/// Hands the token on (to the oldest waiter, else to nobody). The caller
+/// holds it, is inside a hook and records nothing more before its next
+/// enter().
+void tokenRelease(ThreadState *ts);
+/// Inside a hook, with the token: lets the threads waiting for it run
+/// first (one of them may own the lock this thread is about to wait for).
+/// False, keeping the token, when nobody waits.
+bool tokenYield(ThreadState *ts);
+/// Tries a lock (`tryFn` returns 0 or EBUSY like pthread_mutex_trylock)
+/// with the token, letting the token's waiters run between tries: the
+/// owner is usually one of them (sync_hooks.cpp). EBUSY: still taken after
+/// a few rounds, or nobody else waits for the token.
+template <typename L, typename T>
+int tryWithToken(ThreadState *ts, L *l, T tryFn) {
+  int r = tryFn(l);
+  for (int i = 0; r == EBUSY && i < 8 && tokenYield(ts); ++i)
+    r = tryFn(l);
+  return r;
 }
-
-/// Memory-access stripes: one version word per stripe (format.h
-/// RP_STRIPE_*: a 64-byte line of the address space, modulo 2^16 lines). An
-/// even version v means free with v/2 exclusive accesses done; odd means an
-/// exclusive access is in progress. Neighbouring lines use neighbouring
-/// words, so threads working on different lines rarely share a word's line
-/// and a program's own false sharing is not made worse.
-extern uint64_t gVersions[1u << RP_STRIPE_BITS];
-inline uint64_t *versionFor(uintptr_t addr) {
-  return &gVersions[(addr >> RP_STRIPE_SHIFT) & ((1u << RP_STRIPE_BITS) - 1)];
-}
-/// True when [addr, addr + size) lies in one stripe line.
-inline bool inOneLine(uintptr_t addr, unsigned size) {
-  return ((addr ^ (addr + size - 1)) >> RP_STRIPE_SHIFT) == 0;
-}
-uint64_t lockVersionSlow(uint64_t *w);
-/// Locks a stripe for an exclusive access; returns the even version found.
-inline uint64_t lockVersion(uint64_t *w) {
-  uint64_t v = __atomic_load_n(w, __ATOMIC_RELAXED);
-  if (RP_LIKELY(!(v & 1)) &&
-      __atomic_compare_exchange_n(w, &v, v + 1, false, __ATOMIC_ACQUIRE,
-                                  __ATOMIC_RELAXED))
-    return v;
-  return lockVersionSlow(w);
-}
-inline void unlockVersion(uint64_t *w, uint64_t v) {
-  __atomic_store_n(w, v + 2, __ATOMIC_RELEASE);
-}
-/// The stripe-order field of an access (format.h): an exclusive access that
-/// found version v is exclusive access number v/2 + 1 (field v + 2); a
-/// shared read that saw v comes after v/2 exclusive ones (field v + 1).
-inline uint64_t exclusiveField(uint64_t v) { return v + 2; }
-inline uint64_t sharedField(uint64_t v) { return v + 1; }
-
-/// Shadow of the last recorded value per address, to notice writes the
-/// trace cannot show (uninstrumented code, the kernel, calloc). A
-/// set-associative cache indexed by the granule's low bits (2^20 sets of
-/// kShadowWays slots, 96 MB of address space): neighbouring granules have
-/// neighbouring sets, so the pages touched grow with the program's working
-/// set (about 12 bytes of shadow per byte accessed), as TSan's shadow does.
-/// A set's low bits are its stripe, so a slot is only touched under its
-/// stripe's version lock; optimistic reads only look (shadowHit) and are
-/// validated by the version.
-inline constexpr unsigned kShadowSetBits = 20;
-inline constexpr unsigned kShadowWays = 4;
-inline constexpr size_t kShadowSlots =
-    (size_t{1} << kShadowSetBits) * kShadowWays;
-static_assert(kShadowSetBits >= RP_STRIPE_BITS + RP_STRIPE_SHIFT - 3,
-              "a set must map to one stripe");
-struct ShadowSlot {
-  uint64_t tag; ///< addr | size << 48; 0 = empty
-  uint64_t raw; ///< last recorded value, zero-extended
-  uint64_t key; ///< the address's current location key (0 = the address)
-};
-/// Per set: the next way to evict (low bits), whether the set holds any
-/// slot (kSetUsed) and whether it has ever evicted one (bit 7): then a miss
-/// may be an address seen before.
-inline constexpr uint8_t kSetUsed = 0x40;
-extern ShadowSlot *gShadow;
-extern uint8_t *gShadowMeta;
-/// Fresh location keys for renamed addresses (bit 63 set, never reused).
-uint64_t freshKey(uintptr_t addr);
-/// Without the lock: true when the shadow holds `addr` with this size and
-/// value, so that an observing access changes nothing; *k is then its key.
-inline size_t shadowSet(uintptr_t addr) {
-  return (addr >> 3) & ((size_t{1} << kShadowSetBits) - 1);
-}
-inline uint64_t shadowTag(uintptr_t addr, unsigned size) {
-  return addr | static_cast<uint64_t>(size) << 48;
-}
-inline bool shadowHit(uintptr_t addr, unsigned size, uint64_t raw,
-                      uint64_t *k) {
-  size_t set = shadowSet(addr);
-  if (!(gShadowMeta[set] & kSetUsed))
-    return false; // never read the slots of an unused set (see locationKey)
-  const ShadowSlot *ways = &gShadow[set * kShadowWays];
-  uint64_t tag = shadowTag(addr, size);
-  for (unsigned w = 0; w < kShadowWays; ++w)
-    if (ways[w].tag == tag) {
-      if (ways[w].raw != raw)
-        return false;
-      *k = ways[w].key ? ways[w].key : addr;
-      return true;
-    }
-  return false;
-}
-/// Under the stripe lock of `addr`: the location key to record. When an
-/// observing access finds a value other than the last recorded one, the
-/// address is *renamed* to a fresh key: the read then starts a new location
-/// under the first-read rule and the trace stays consistent; only pairs
-/// across the hidden write are not compared (docs/recording.md). An
-/// observing access that misses in a set that has evicted before cannot
-/// know the last recorded value: it renames too (sound: it can only hide
-/// races, never make a read disagree with the trace).
-inline uint64_t locationKey(uintptr_t addr, unsigned size, uint64_t raw,
-                            bool observes) {
-  size_t set = shadowSet(addr);
-  ShadowSlot *ways = &gShadow[set * kShadowWays];
-  uint64_t tag = shadowTag(addr, size);
-  if (!(gShadowMeta[set] & kSetUsed)) {
-    // The set's first slot: written without reading the page first. A read
-    // would map the shared zero page and the write then copy it, which in a
-    // multi-threaded process flushes every core's TLB (an IPI per page).
-    gShadowMeta[set] |= kSetUsed;
-    ways[0] = {tag, raw, 0};
-    return addr;
-  }
-  ShadowSlot *s = nullptr;
-  for (unsigned w = 0; w < kShadowWays; ++w)
-    if (ways[w].tag && (ways[w].tag & 0xFFFFFFFFFFFFull) == addr) {
-      s = &ways[w];
-      break;
-    }
-  uint64_t k = 0;
-  if (s) {
-    k = s->key;
-    if (observes && (s->tag >> 48) == size && s->raw != raw)
-      k = freshKey(addr);
-  } else {
-    uint8_t &meta = gShadowMeta[set];
-    for (unsigned w = 0; w < kShadowWays && !s; ++w)
-      if (!ways[w].tag)
-        s = &ways[w];
-    if (!s) {
-      s = &ways[meta & (kShadowWays - 1)];
-      meta = static_cast<uint8_t>(((meta + 1) & (kShadowWays - 1)) | 0x80 |
-                                  kSetUsed);
-    }
-    if (observes && (meta & 0x80))
-      k = freshKey(addr);
-  }
-  s->tag = tag;
-  s->raw = raw;
-  s->key = k;
-  return k ? k : addr;
-}
-
-/// A ticket-only record (format.h RP_MARK): orders the thread's earlier
-/// accesses before every later ticket, at a moment that records no event
-/// (a condition wait's release half, a barrier arrival).
-void recordMark();
-
-inline uint64_t takeSeq() {
-  return __atomic_fetch_add(&gSeq, 1, __ATOMIC_SEQ_CST);
-}
+/// Before a call that may block, outside the recorder: a holder hands the
+/// token on, so that other threads record while this one waits.
+void beforeBlocking();
+/// At start-up: chooses membarrier or the fenced hooks (gTokenFence).
+void tokenInit();
 
 /// The thread state to record with, or null when this event must not be
 /// recorded (runtime not initialised, category disabled, re-entered from a
-/// hook or a signal handler). On success inHook is 1: call leave().
+/// hook or a signal handler, recording stopped). On success the thread is
+/// inside the hook (inHook == kInHook) and holds the token: call leave().
 ThreadState *attachSlow();
+inline ThreadState *enterAs(ThreadState *ts, uint32_t category) {
+  if (RP_UNLIKELY(ts->inHook || !(g.opts.eventMask & category) || ts->ended))
+    return nullptr;
+  ts->inHook = kInHook;
+  // Replay: wait for this event's turn without the token (replay mode
+  // holds it only inside hooks, see leave()).
+  if (RP_UNLIKELY(gReplayOn))
+    replayGate(ts);
+  // Dekker with a stealer (tokenSteal): inHook is raised before the holder
+  // is read. The stealer's membarrier makes that store visible to it; the
+  // compiler must not move the load above the store either.
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (RP_UNLIKELY(gTokenFence))
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (RP_UNLIKELY(__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) != ts ||
+                  --ts->quantum == 0) &&
+      !tokenAcquireSlow(ts)) {
+    __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+    return nullptr;
+  }
+  return ts;
+}
 inline ThreadState *enter(uint32_t category) {
   ThreadState *ts = tlsState;
   if (RP_UNLIKELY(!ts)) {
@@ -278,17 +215,7 @@ inline ThreadState *enter(uint32_t category) {
     if (!ts)
       return nullptr;
   }
-  if (RP_UNLIKELY(ts->inHook || !(g.opts.eventMask & category) || ts->ended))
-    return nullptr;
-  ts->inHook = 1;
-  // No fence: an optimistic read takes no locked instruction, so its
-  // stopped() check may pass the inHook store. That only loses a record
-  // written after the flusher's snapshot of `published`; the one step that
-  // must not overlap the flusher, flushThread, fences first (leave()).
-  // Replay: wait for this event's turn before the hook takes any lock.
-  if (RP_UNLIKELY(gReplayOn))
-    replayGate(ts);
-  return ts;
+  return enterAs(ts, category);
 }
 /// True when the exit flusher has started: the event must be dropped.
 inline bool stopped() {
@@ -307,11 +234,31 @@ inline void flushIfFull(ThreadState *ts, uint32_t room) {
 }
 inline void leave(ThreadState *ts) {
   flushIfFull(ts, kMaxRecord);
-  __atomic_store_n(&ts->inHook, 0, __ATOMIC_RELEASE);
+  // Replay mode holds the token only inside hooks: its turnstile already
+  // orders the events, and a thread must not hold the token while it waits
+  // for its turn.
+  if (RP_UNLIKELY(gReplayOn))
+    tokenRelease(ts);
+  __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+}
+/// leave() for a hook that blocks next: the token goes to another thread.
+inline void leaveToBlock(ThreadState *ts) {
+  flushIfFull(ts, kMaxRecord);
+  tokenRelease(ts);
+  __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
 }
 
 // --- record encoding ------------------------------------------------------
+/// LEB128, without a loop for values below 2^56: the 7-bit groups are
+/// spread into bytes with three shift-and-mask steps, the continuation bits
+/// set by length and the result stored as one 8-byte word (a per-byte loop
+/// mispredicts its exit on every change of length). Writes up to 8 bytes
+/// even for shorter numbers: records reserve kMaxRecord bytes.
 inline uint8_t *putVarint(uint8_t *p, uint64_t v) {
+  if (RP_LIKELY(v < 0x80)) {
+    *p = static_cast<uint8_t>(v);
+    return p + 1;
+  }
   while (v >= 0x80) {
     *p++ = static_cast<uint8_t>(v | 0x80);
     v >>= 7;
@@ -339,20 +286,6 @@ inline uint8_t *beginCode(ThreadState *ts, unsigned kind, uint32_t loc) {
   *p++ = static_cast<uint8_t>(kind | (loc ? RP_HAS_SRC : 0));
   return p;
 }
-/// Appends a ticket as the delta from the block's previous one.
-inline uint8_t *putSeq(ThreadState *ts, uint8_t *p, uint64_t seq) {
-  if (!ts->seqBased)
-    ts->firstSeq = seq, ts->lastSeq = seq - 1, ts->seqBased = true;
-  p = putVarint(p, seq - ts->lastSeq - 1);
-  ts->lastSeq = seq;
-  return p;
-}
-/// Starts a ticketed record of `kind` with ticket `seq`.
-inline uint8_t *beginRecord(ThreadState *ts, uint64_t seq, unsigned kind,
-                            uint32_t loc) {
-  return putSeq(ts, beginCode(ts, kind, loc), seq);
-}
-/// Appends the source id and publishes the record to the exit flusher.
 /// Commits the records written up to `p` (`records` of them) and
 /// publishes them to the exit flusher.
 inline void publishRecords(ThreadState *ts, uint8_t *p, uint32_t records) {
@@ -362,12 +295,15 @@ inline void publishRecords(ThreadState *ts, uint8_t *p, uint32_t records) {
                    uint64_t{ts->len} | uint64_t{ts->count} << 32,
                    __ATOMIC_RELEASE);
 }
+/// Appends the source id and commits the event record, which takes the
+/// next seq (format v4: implicit).
 inline void endRecord(ThreadState *ts, uint8_t *p, uint32_t loc) {
   if (loc)
     p = putVarint(p, loc);
   publishRecords(ts, p, 1 + ts->pending);
   ts->pending = 0;
   ++ts->events;
+  ++ts->nextSeq;
 }
 
 /// v2 size codes of access records (format.h).
@@ -383,14 +319,11 @@ inline uint8_t *putLocation(ThreadState *ts, uint8_t *p, uint64_t lkey) {
   ts->prevLoc = lkey;
   return p;
 }
-/// Starts an access record: code with size code, stripe-order field (as
-/// the delta from the block's previous one), location, [size].
-inline uint8_t *beginAccess(ThreadState *ts, uint64_t order, unsigned kind,
-                            uint64_t lkey, unsigned size, uint32_t loc) {
+/// Starts an access record: code with size code, location, [size].
+inline uint8_t *beginAccess(ThreadState *ts, unsigned kind, uint64_t lkey,
+                            unsigned size, uint32_t loc) {
   unsigned sc = sizeCode(size);
   uint8_t *p = beginCode(ts, kind | sc << RP_SIZE_SHIFT, loc);
-  p = putVarint(p, zigzag(static_cast<int64_t>(order - ts->prevOrder)));
-  ts->prevOrder = order;
   p = putLocation(ts, p, lkey);
   if (sc == RP_SIZE_VARINT)
     p = putVarint(p, size);
@@ -398,12 +331,12 @@ inline uint8_t *beginAccess(ThreadState *ts, uint64_t order, unsigned kind,
 }
 
 /// Records an event whose operands are `n` varints (sync events).
-void recordSimple(ThreadState *ts, uint64_t seq, unsigned kind, uint32_t loc,
+void recordSimple(ThreadState *ts, unsigned kind, uint32_t loc,
                   const uint64_t *ops, int n);
 /// Records an alloc/free of `size` bytes at location `lkey`.
-void recordBlockEvent(ThreadState *ts, uint64_t seq, unsigned kind,
-                      uint64_t lkey, uint64_t size, uint32_t loc);
-/// Takes a ticket and records a sync event, unless stopping.
+void recordBlockEvent(ThreadState *ts, unsigned kind, uint64_t lkey,
+                      uint64_t size, uint32_t loc);
+/// Records a sync event (with the token), unless stopping.
 void recordSync(unsigned kind, uint32_t loc, const uint64_t *ops, int n,
                 uint32_t category = kRecSync);
 inline uint64_t key(const void *p) { return reinterpret_cast<uintptr_t>(p); }
@@ -412,20 +345,14 @@ inline uint64_t key(const void *p) { return reinterpret_cast<uintptr_t>(p); }
 /// glibc's thread start-up, before the trampoline has set up its state).
 inline ThreadState *enterAttached(uint32_t category) {
   ThreadState *ts = tlsState;
-  if (!ts || ts->inHook || !(g.opts.eventMask & category) || ts->ended)
-    return nullptr;
-  ts->inHook = 1;
-#if !defined(__x86_64__) && !defined(__i386__)
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-#endif
-  return ts;
+  return ts ? enterAs(ts, category) : nullptr;
 }
 
 /// Marks the read just recorded for the plain-branch filter and
-/// branch_deps (which name it by its index among the thread's events).
+/// branch_deps (which name it by its seq).
 inline void noteRead(ThreadState *ts) {
   ts->readsSinceBranch = true;
-  ts->lastReadSeq = ts->events;
+  ts->lastReadSeq = ts->nextSeq - 1;
 }
 
 // --- lifecycle (trace_writer.cpp, init.cpp) -------------------------------

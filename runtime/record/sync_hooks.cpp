@@ -1,18 +1,31 @@
 //===- record/sync_hooks.cpp - Mutexes, spin/rw locks, barriers, semaphores
 //===//
 //
-// Ticket placement (docs/recording.md): acquire-like events take their ticket
-// after the real call succeeded, release-like events before the real call.
-// Releases and try-locks additionally run under the striped lock of the lock
-// object, so a failed try-lock is ticketed while its owner still holds the
-// lock (the owner's release ticket cannot be taken in between).
+// Every event is recorded while the thread holds the recording token
+// (docs/recording.md). Release-like events are recorded right after the
+// real call, acquire-like ones after it succeeded, both with the token, so
+// every acquire follows the release it waited for. A lock is tried while
+// holding the token (the uncontended case records at once); when it is
+// taken, the thread lets the token's waiters run first (the owner is
+// usually one of them) and tries again; only when nobody waits for the
+// token does it block in the real call without it. A thread that got a
+// lock that way owns it before it can record the acquisition: it counts
+// itself in gPendingAcquires meanwhile, and a try-lock that fails then
+// retries after letting it record, so that no failed try-lock is recorded
+// where the trace shows the lock free. (Blocking in the real call at the
+// first failure made lock convoys: each thread woke owning the lock while
+// the other held the token, two context switches per critical section.)
 //
 #include "real.h"
 #include "state.h"
 
 #include <errno.h>
+#include <sched.h>
 
 namespace racepredict::rt {
+
+uint32_t gPendingAcquires[1u << kPendingBits];
+
 namespace {
 
 /// Lock objects may be volatile (pthread_spinlock_t is a volatile int).
@@ -20,62 +33,105 @@ uint64_t objKey(const volatile void *obj) {
   return reinterpret_cast<uintptr_t>(obj);
 }
 
-void recordObj(ThreadState *ts, uint64_t seq, unsigned kind,
-               const volatile void *obj, uint32_t loc) {
+void recordObj(ThreadState *ts, unsigned kind, const volatile void *obj,
+               uint32_t loc) {
   if (stopped())
     return;
   uint64_t ops[1] = {objKey(obj)};
-  recordSimple(ts, seq, kind, loc, ops, 1);
+  recordSimple(ts, kind, loc, ops, 1);
   if (kind == RP_TRYFAIL)
     ts->readsSinceBranch = true; // branches depend on failed try-locks
 }
 
-/// Acquire after a blocking call that returned `r`.
-int acquired(int r, unsigned kind, const volatile void *obj, uint32_t loc) {
+/// Records the acquisition of a lock this thread got while it did not hold
+/// the token (see the file comment).
+int acquiredLate(int r, unsigned kind, const volatile void *obj, uint32_t loc) {
   if (r != 0)
     return r;
+  uint32_t *pending = pendingFor(objKey(obj));
+  __atomic_add_fetch(pending, 1, __ATOMIC_SEQ_CST);
   uint64_t ops[1] = {objKey(obj)};
   recordSync(kind, loc, ops, 1);
+  __atomic_sub_fetch(pending, 1, __ATOMIC_RELEASE);
   return r;
 }
 
+/// A blocking acquisition: tried with the token, else blocks without it.
+/// Replay gates before the real call instead (its turnstile decides who
+/// gets the lock).
+template <typename L, typename T, typename B>
+int lockBlocking(L *l, T tryFn, B lockFn, unsigned kind, uint32_t loc) {
+  if (RP_UNLIKELY(gReplayOn)) {
+    preBlock(l, kind, loc, true);
+    return acquiredLate(postBlock(lockFn(l)), kind, l, loc);
+  }
+  ThreadState *ts = enter(kRecSync);
+  if (!ts) {
+    beforeBlocking();
+    return lockFn(l);
+  }
+  int r = tryWithToken(ts, l, tryFn);
+  if (r == 0 || r == EOWNERDEAD) { // EOWNERDEAD: a robust mutex, acquired
+    recordObj(ts, kind, l, loc);
+    leave(ts);
+    return r;
+  }
+  leaveToBlock(ts);
+  return acquiredLate(lockFn(l), kind, l, loc);
+}
+
+/// A try-lock, with the token. A failure while another thread owns the lock
+/// without having recorded it yet waits for that record (bounded).
 template <typename L, typename F>
 int tryAcquire(L *l, F tryFn, unsigned kind, uint32_t loc) {
   ThreadState *ts = enter(kRecSync);
   if (!ts)
     return tryFn(l);
-  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(l));
-  spinLock(s);
   int r = tryFn(l);
-  uint64_t seq = takeSeq();
-  spinUnlock(s);
+  for (int i = 0; r == EBUSY && i < 1000 &&
+                  __atomic_load_n(pendingFor(objKey(l)), __ATOMIC_ACQUIRE);
+       ++i) {
+    leaveToBlock(ts);
+    sched_yield();
+    ts = enter(kRecSync);
+    if (!ts)
+      return tryFn(l);
+    r = tryFn(l);
+  }
   if (r == 0)
-    recordObj(ts, seq, kind, l, loc);
+    recordObj(ts, kind, l, loc);
   else if (r == EBUSY)
-    recordObj(ts, seq, RP_TRYFAIL, l, loc);
+    recordObj(ts, RP_TRYFAIL, l, loc);
   leave(ts);
   return r;
 }
 
-/// A timed lock that timed out is re-tried once under the stripe lock: if
-/// that fails the owner provably holds the lock at the ticket (TryFail); if
-/// it succeeds the caller gets the lock (as if it arrived at the deadline).
-template <typename L, typename F>
-int timedOut(int r, L *l, F tryFn, unsigned kind, uint32_t loc) {
+/// A timed lock: tried with the token first, else waits without it. One
+/// that timed out is re-tried once as a try-lock with the token: if that
+/// fails the owner provably holds the lock there (TryFail); if it succeeds
+/// the caller gets the lock (as if it arrived at the deadline).
+template <typename L, typename T, typename B>
+int lockTimed(L *l, T tryFn, B timedFn, unsigned kind, uint32_t loc) {
+  if (RP_UNLIKELY(gReplayOn))
+    preBlock(l, kind, loc, false);
+  ThreadState *ts = gReplayOn ? nullptr : enter(kRecSync);
+  if (ts) {
+    int r = tryWithToken(ts, l, tryFn);
+    if (r == 0) {
+      recordObj(ts, kind, l, loc);
+      leave(ts);
+      return 0;
+    }
+    leaveToBlock(ts);
+  } else {
+    beforeBlocking();
+  }
+  int r = postBlock(timedFn(l));
   if (r == 0)
-    return acquired(r, kind, l, loc);
+    return acquiredLate(r, kind, l, loc);
   if (r != ETIMEDOUT)
     return r;
-  ThreadState *ts = enter(kRecSync);
-  if (!ts)
-    return r;
-  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(l));
-  spinLock(s);
-  int r2 = tryFn(l);
-  uint64_t seq = takeSeq();
-  spinUnlock(s);
-  recordObj(ts, seq, r2 == 0 ? kind : unsigned(RP_TRYFAIL), l, loc);
-  leave(ts);
+  int r2 = tryAcquire(l, tryFn, kind, loc);
   return r2 == 0 ? 0 : r;
 }
 
@@ -83,15 +139,48 @@ template <typename L, typename F> int release(L *l, F unlockFn, uint32_t loc) {
   ThreadState *ts = enter(kRecSync);
   if (!ts)
     return unlockFn(l);
-  volatile uint32_t *s = stripeFor(reinterpret_cast<uintptr_t>(l));
-  spinLock(s);
-  uint64_t seq = takeSeq();
   int r = unlockFn(l);
-  spinUnlock(s);
   if (r == 0)
-    recordObj(ts, seq, RP_RELEASE, l, loc);
+    recordObj(ts, RP_RELEASE, l, loc);
   leave(ts);
   return r;
+}
+
+/// Records a semaphore wait that returned `r` (0: decremented) without the
+/// token.
+int semDone(int r, sem_t *s, uint32_t loc) {
+  if (r == 0) {
+    uint64_t ops[1] = {key(s)};
+    recordSync(RP_SEMWAIT, loc, ops, 1);
+  }
+  return r;
+}
+
+/// sem_wait / sem_timedwait: tried with the token first (sem_trywait), else
+/// waits without it.
+template <typename W>
+int semWait(sem_t *s, W waitFn, bool deadlockable, uint32_t loc) {
+  if (RP_UNLIKELY(gReplayOn)) {
+    preBlock(s, RP_SEMWAIT, loc, deadlockable);
+    return semDone(postBlock(waitFn(s)), s, loc);
+  }
+  ThreadState *ts = enter(kRecSync);
+  if (ts) {
+    int saved = errno;
+    auto tryFn = [](sem_t *x) {
+      return real_sem_trywait()(x) == 0 ? 0 : EBUSY;
+    };
+    if (tryWithToken(ts, s, tryFn) == 0) {
+      recordObj(ts, RP_SEMWAIT, s, loc);
+      leave(ts);
+      return 0;
+    }
+    errno = saved;
+    leaveToBlock(ts);
+  } else {
+    beforeBlocking();
+  }
+  return semDone(waitFn(s), s, loc);
 }
 
 /// Barrier -> participant count, from pthread_barrier_init.
@@ -142,8 +231,8 @@ extern "C" {
 
 // --- mutexes ---------------------------------------------------------------
 int __racepredict_pthread_mutex_lock(pthread_mutex_t *m, uint32_t loc) {
-  preBlock(m, RP_ACQUIRE, loc, true);
-  return acquired(postBlock(real_pthread_mutex_lock()(m)), RP_ACQUIRE, m, loc);
+  return lockBlocking(m, real_pthread_mutex_trylock(),
+                      real_pthread_mutex_lock(), RP_ACQUIRE, loc);
 }
 int __racepredict_pthread_mutex_trylock(pthread_mutex_t *m, uint32_t loc) {
   return tryAcquire(m, real_pthread_mutex_trylock(), RP_ACQUIRE, loc);
@@ -151,9 +240,10 @@ int __racepredict_pthread_mutex_trylock(pthread_mutex_t *m, uint32_t loc) {
 int __racepredict_pthread_mutex_timedlock(pthread_mutex_t *m,
                                           const struct timespec *t,
                                           uint32_t loc) {
-  preBlock(m, RP_ACQUIRE, loc, false);
-  return timedOut(postBlock(real_pthread_mutex_timedlock()(m, t)), m,
-                  real_pthread_mutex_trylock(), RP_ACQUIRE, loc);
+  auto timed = [t](pthread_mutex_t *x) {
+    return real_pthread_mutex_timedlock()(x, t);
+  };
+  return lockTimed(m, real_pthread_mutex_trylock(), timed, RP_ACQUIRE, loc);
 }
 int __racepredict_pthread_mutex_unlock(pthread_mutex_t *m, uint32_t loc) {
   return release(m, real_pthread_mutex_unlock(), loc);
@@ -161,8 +251,8 @@ int __racepredict_pthread_mutex_unlock(pthread_mutex_t *m, uint32_t loc) {
 
 // --- spin locks --------------------------------------------------------------
 int __racepredict_pthread_spin_lock(pthread_spinlock_t *l, uint32_t loc) {
-  preBlock(l, RP_ACQUIRE, loc, true);
-  return acquired(postBlock(real_pthread_spin_lock()(l)), RP_ACQUIRE, l, loc);
+  return lockBlocking(l, real_pthread_spin_trylock(), real_pthread_spin_lock(),
+                      RP_ACQUIRE, loc);
 }
 int __racepredict_pthread_spin_trylock(pthread_spinlock_t *l, uint32_t loc) {
   return tryAcquire(l, real_pthread_spin_trylock(), RP_ACQUIRE, loc);
@@ -174,14 +264,12 @@ int __racepredict_pthread_spin_unlock(pthread_spinlock_t *l, uint32_t loc) {
 // --- read-write locks
 // ----------------------------------------------------------
 int __racepredict_pthread_rwlock_rdlock(pthread_rwlock_t *l, uint32_t loc) {
-  preBlock(l, RP_RACQUIRE, loc, true);
-  return acquired(postBlock(real_pthread_rwlock_rdlock()(l)), RP_RACQUIRE, l,
-                  loc);
+  return lockBlocking(l, real_pthread_rwlock_tryrdlock(),
+                      real_pthread_rwlock_rdlock(), RP_RACQUIRE, loc);
 }
 int __racepredict_pthread_rwlock_wrlock(pthread_rwlock_t *l, uint32_t loc) {
-  preBlock(l, RP_ACQUIRE, loc, true);
-  return acquired(postBlock(real_pthread_rwlock_wrlock()(l)), RP_ACQUIRE, l,
-                  loc);
+  return lockBlocking(l, real_pthread_rwlock_trywrlock(),
+                      real_pthread_rwlock_wrlock(), RP_ACQUIRE, loc);
 }
 int __racepredict_pthread_rwlock_tryrdlock(pthread_rwlock_t *l, uint32_t loc) {
   return tryAcquire(l, real_pthread_rwlock_tryrdlock(), RP_RACQUIRE, loc);
@@ -192,16 +280,18 @@ int __racepredict_pthread_rwlock_trywrlock(pthread_rwlock_t *l, uint32_t loc) {
 int __racepredict_pthread_rwlock_timedrdlock(pthread_rwlock_t *l,
                                              const struct timespec *t,
                                              uint32_t loc) {
-  preBlock(l, RP_RACQUIRE, loc, false);
-  return timedOut(postBlock(real_pthread_rwlock_timedrdlock()(l, t)), l,
-                  real_pthread_rwlock_tryrdlock(), RP_RACQUIRE, loc);
+  auto timed = [t](pthread_rwlock_t *x) {
+    return real_pthread_rwlock_timedrdlock()(x, t);
+  };
+  return lockTimed(l, real_pthread_rwlock_tryrdlock(), timed, RP_RACQUIRE, loc);
 }
 int __racepredict_pthread_rwlock_timedwrlock(pthread_rwlock_t *l,
                                              const struct timespec *t,
                                              uint32_t loc) {
-  preBlock(l, RP_ACQUIRE, loc, false);
-  return timedOut(postBlock(real_pthread_rwlock_timedwrlock()(l, t)), l,
-                  real_pthread_rwlock_trywrlock(), RP_ACQUIRE, loc);
+  auto timed = [t](pthread_rwlock_t *x) {
+    return real_pthread_rwlock_timedwrlock()(x, t);
+  };
+  return lockTimed(l, real_pthread_rwlock_trywrlock(), timed, RP_ACQUIRE, loc);
 }
 int __racepredict_pthread_rwlock_unlock(pthread_rwlock_t *l, uint32_t loc) {
   return release(l, real_pthread_rwlock_unlock(), loc);
@@ -221,15 +311,18 @@ int __racepredict_pthread_barrier_destroy(pthread_barrier_t *b, uint32_t) {
   return real_pthread_barrier_destroy()(b);
 }
 int __racepredict_pthread_barrier_wait(pthread_barrier_t *b, uint32_t loc) {
+  // The arrival records nothing: this thread's events so far were recorded
+  // with the token, before it is handed on here, hence before any
+  // departure (which needs the token after the last arrival).
   if (RP_UNLIKELY(gReplayOn))
     replayBarrierArrive(b, loc);
   else
-    recordMark(); // the arrival: before every departure's ticket
+    beforeBlocking();
   int r = real_pthread_barrier_wait()(b);
   if (RP_UNLIKELY(gReplayOn))
     replayAfterBlocking();
   if (r == 0 || r == PTHREAD_BARRIER_SERIAL_THREAD) {
-    // The departure ticket: with exactly `count` participants, a thread
+    // The departure: with exactly `count` participants, a thread
     // leaves generation k before it can arrive at k+1, so departures of one
     // generation are consecutive among the barrier's events.
     uint64_t ops[2] = {key(b), barrierCount(b)};
@@ -253,27 +346,37 @@ int __racepredict_sem_post(sem_t *s, uint32_t loc) {
   ThreadState *ts = enter(kRecSync);
   if (!ts)
     return real_sem_post()(s);
-  uint64_t seq = takeSeq();
+  // With the token: no wait can record its return before this post.
   int r = real_sem_post()(s);
   if (r == 0)
-    recordObj(ts, seq, RP_SEMPOST, s, loc);
+    recordObj(ts, RP_SEMPOST, s, loc);
   leave(ts);
   return r;
 }
 int __racepredict_sem_wait(sem_t *s, uint32_t loc) {
-  preBlock(s, RP_SEMWAIT, loc, true);
-  return acquired(postBlock(real_sem_wait()(s)), RP_SEMWAIT, s, loc);
+  auto wait = [](sem_t *x) { return real_sem_wait()(x); };
+  return semWait(s, wait, true, loc);
 }
 int __racepredict_sem_trywait(sem_t *s, uint32_t loc) {
   // A failed trywait records nothing: it changes no state (see
   // docs/recording.md for what that means for branch dependences).
-  preBlock(s, RP_SEMWAIT, loc, false);
-  return acquired(postBlock(real_sem_trywait()(s)), RP_SEMWAIT, s, loc);
+  if (RP_UNLIKELY(gReplayOn)) {
+    preBlock(s, RP_SEMWAIT, loc, false);
+    return semDone(postBlock(real_sem_trywait()(s)), s, loc);
+  }
+  ThreadState *ts = enter(kRecSync);
+  if (!ts)
+    return real_sem_trywait()(s);
+  int r = real_sem_trywait()(s);
+  if (r == 0)
+    recordObj(ts, RP_SEMWAIT, s, loc);
+  leave(ts);
+  return r;
 }
 int __racepredict_sem_timedwait(sem_t *s, const struct timespec *t,
                                 uint32_t loc) {
-  preBlock(s, RP_SEMWAIT, loc, false);
-  return acquired(postBlock(real_sem_timedwait()(s, t)), RP_SEMWAIT, s, loc);
+  auto wait = [t](sem_t *x) { return real_sem_timedwait()(x, t); };
+  return semWait(s, wait, false, loc);
 }
 
 } // extern "C"

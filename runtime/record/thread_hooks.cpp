@@ -1,8 +1,9 @@
 //===- record/thread_hooks.cpp - pthread create/join/detach/exit/once -----===//
 //
-// fork takes its ticket before the real pthread_create (so it precedes the
-// child's begin), join after the real pthread_join returned (so it follows
-// the child's end, which the child records before it exits).
+// fork is recorded with the token held across the real pthread_create (so
+// it precedes the child's begin, which needs the token), join after the
+// real pthread_join returned (so it follows the child's end, which the
+// child records before it exits).
 //
 #include "real.h"
 #include "state.h"
@@ -76,13 +77,11 @@ void *threadStart(void *p) {
   // on record as this thread (and never attach it a second time).
   ThreadState *ts = newThreadState(a.key);
   tlsState = ts;
-  ts->inHook = 1;
-  if (gReplayOn)
-    replayGate(ts);
-  uint64_t seq = takeSeq();
-  if (!stopped())
-    recordSimple(ts, seq, RP_BEGIN, 0, nullptr, 0);
-  __atomic_store_n(&ts->inHook, 0, __ATOMIC_RELEASE);
+  if (enterAs(ts, kRecThread)) {
+    if (!stopped())
+      recordSimple(ts, RP_BEGIN, 0, nullptr, 0);
+    leave(ts);
+  }
   void *r = a.fn(a.arg);
   if (!ts->ended && !ts->inHook)
     threadEnd(ts);
@@ -132,13 +131,12 @@ int __racepredict_pthread_create(pthread_t *t, const pthread_attr_t *attr,
   a->key = child;
   if (gReplayOn)
     replayBeforeCreate(ts, child);
-  uint64_t seq = takeSeq();
   int r = real_pthread_create()(t, attr, threadStart, a);
   if (r == 0) {
     rememberThread(*t, child);
     if (!stopped()) {
       uint64_t ops[1] = {child};
-      recordSimple(ts, seq, RP_FORK, loc, ops, 1);
+      recordSimple(ts, RP_FORK, loc, ops, 1);
     }
   } else {
     __libc_free(a);
@@ -154,6 +152,7 @@ int __racepredict_pthread_join(pthread_t t, void **ret, uint32_t loc) {
     replayBeforeBlocking(k >= 0 ? static_cast<uint64_t>(k) : ~0ull, RP_JOIN,
                          loc, true);
   }
+  beforeBlocking();
   int r = real_pthread_join()(t, ret);
   if (RP_UNLIKELY(gReplayOn))
     replayAfterBlocking();
@@ -194,6 +193,7 @@ int __racepredict_pthread_once(pthread_once_t *ctl, void (*fn)(void),
     // Not deadlockable: this thread may be the one that runs the routine
     // (then it is not blocked at all while the call lasts).
     replayBeforeBlocking(key(ctl), RP_SEMWAIT, loc, false);
+  beforeBlocking(); // another thread may be running the routine
   int r = real_pthread_once()(ctl, onceTrampoline);
   if (RP_UNLIKELY(gReplayOn))
     replayAfterBlocking();

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,38 +27,8 @@ extern "C" char *program_invocation_short_name;
 namespace racepredict::rt {
 
 Globals g;
-alignas(64) uint64_t gSeq;
-alignas(64) uint64_t gVersions[1u << RP_STRIPE_BITS];
-Stripe gStripes[1u << kStripeBits];
-ShadowSlot *gShadow;
-uint8_t *gShadowMeta;
 
-uint64_t freshKey(uintptr_t addr) {
-  static uint64_t renames;
-  uint64_t n = __atomic_add_fetch(&renames, 1, __ATOMIC_RELAXED);
-  // The first 65535 renames keep the address readable in the low 47 bits;
-  // later ones keep its low 22 bits below a counter, so keys never repeat.
-  // Either way the key's bits 6-21 are the address's: the reader finds the
-  // stripe of every access from its location key (format.h).
-  if (n < (1u << 16))
-    return 1ull << 63 | n << 47 | (addr & ((1ull << 47) - 1));
-  return 1ull << 63 | (n - (1u << 16)) << 22 | (addr & ((1ull << 22) - 1));
-}
 RP_TLS ThreadState *tlsState;
-
-uint64_t lockVersionSlow(uint64_t *w) {
-  for (unsigned spins = 0;; ++spins) {
-    uint64_t v = __atomic_load_n(w, __ATOMIC_RELAXED);
-    if (!(v & 1) &&
-        __atomic_compare_exchange_n(w, &v, v + 1, false, __ATOMIC_ACQUIRE,
-                                    __ATOMIC_RELAXED))
-      return v;
-    if (spins < 128)
-      __builtin_ia32_pause();
-    else
-      sched_yield(); // the holder may be descheduled: let it run
-  }
-}
 
 void spinSlow(volatile uint32_t *l) {
   for (unsigned spins = 0;; ++spins) {
@@ -126,10 +97,8 @@ void flushThread(ThreadState *ts) {
   spinUnlock(&g.fileLock);
   ts->count = 0;
   ts->len = 0;
-  ts->prevLoc = 0; // location and order deltas restart in every block
-  ts->prevOrder = 0;
-  ts->seqBased = false;
-  ts->firstSeq = 0;
+  ts->prevLoc = 0; // location deltas restart in every block
+  ts->firstSeq = ts->nextSeq;
   __atomic_store_n(&ts->published, 0, __ATOMIC_RELEASE);
 }
 
@@ -183,6 +152,7 @@ ThreadState *newThreadState(uint32_t threadKey) {
   ts->cap = static_cast<uint32_t>(g.opts.buffer);
   ts->buf = static_cast<uint8_t *>(rawAlloc(ts->cap));
   ts->key = threadKey;
+  ts->tid = static_cast<int>(syscall(SYS_gettid));
   if (gReplayOn)
     replayAttach(ts);
   ThreadState *head = __atomic_load_n(&g.threads, __ATOMIC_ACQUIRE);
@@ -199,13 +169,15 @@ void finishTrace(bool fromSignal) {
   ThreadState *self = tlsState;
   // Threads inside a hook finish their record within microseconds; a thread
   // that does not (stopped by the debugger, faulted in a hook) is given up
-  // on after ~200 ms and only its committed records are written.
+  // on after ~200 ms and only its committed records are written. Threads
+  // waiting for the token have nothing half-written and give up waiting.
   struct timespec nap = {0, 1000000};
   int budget = 200;
   for (ThreadState *ts = g.threads; ts; ts = ts->next) {
     if (ts == self)
       continue;
-    while (__atomic_load_n(&ts->inHook, __ATOMIC_ACQUIRE) && budget > 0) {
+    while (__atomic_load_n(&ts->inHook, __ATOMIC_ACQUIRE) == kInHook &&
+           budget > 0) {
       nanosleep(&nap, nullptr);
       --budget;
     }
@@ -281,11 +253,11 @@ void installExitHandlers() {
   }
 }
 
-void recordSimple(ThreadState *ts, uint64_t seq, unsigned kind, uint32_t loc,
+void recordSimple(ThreadState *ts, unsigned kind, uint32_t loc,
                   const uint64_t *ops, int n) {
   if (RP_UNLIKELY(gReplayOn))
     replayCommit(ts, kind, loc, ops, n, 0, 0);
-  uint8_t *p = beginRecord(ts, seq, kind, loc);
+  uint8_t *p = beginCode(ts, kind, loc);
   for (int i = 0; i < n; ++i)
     p = putVarint(p, ops[i]);
   endRecord(ts, p, loc);
@@ -303,25 +275,12 @@ uint8_t *putStackRecord(ThreadState *ts, uint8_t *p) {
   return p;
 }
 
-void recordBlockEvent(ThreadState *ts, uint64_t seq, unsigned kind,
-                      uint64_t lkey, uint64_t size, uint32_t loc) {
-  uint8_t *p = beginRecord(ts, seq, kind, loc);
+void recordBlockEvent(ThreadState *ts, unsigned kind, uint64_t lkey,
+                      uint64_t size, uint32_t loc) {
+  uint8_t *p = beginCode(ts, kind, loc);
   p = putLocation(ts, p, lkey);
   p = putVarint(p, size);
   endRecord(ts, p, loc);
-}
-
-void recordMark() {
-  ThreadState *ts = enter(kRecSync);
-  if (!ts)
-    return;
-  uint64_t seq = takeSeq();
-  if (!stopped()) {
-    uint8_t *p = ts->buf + ts->len;
-    *p++ = RP_MARK;
-    publishRecords(ts, putSeq(ts, p, seq), 1); // not an event: events stays
-  }
-  leave(ts);
 }
 
 void recordSync(unsigned kind, uint32_t loc, const uint64_t *ops, int n,
@@ -329,26 +288,28 @@ void recordSync(unsigned kind, uint32_t loc, const uint64_t *ops, int n,
   ThreadState *ts = enter(category);
   if (!ts)
     return;
-  uint64_t seq = takeSeq();
   if (!stopped())
-    recordSimple(ts, seq, kind, loc, ops, n);
+    recordSimple(ts, kind, loc, ops, n);
   leave(ts);
 }
 
 void threadEnd(ThreadState *ts) {
-  ts->inHook = 1;
-  if (RP_UNLIKELY(gReplayOn))
-    replayGate(ts);
-  uint64_t seq = takeSeq();
+  // Recorded whatever events= says (kRecThread), and last: the thread hands
+  // the token on for good.
+  if (!enterAs(ts, kRecThread)) {
+    ts->ended = true;
+    return;
+  }
   if (!stopped()) {
-    recordSimple(ts, seq, RP_END, 0, nullptr, 0);
+    recordSimple(ts, RP_END, 0, nullptr, 0);
     flushThread(ts);
   }
   ts->ended = true;
   // The pages go back to the kernel; the mapping stays valid for the exit
   // flusher, which may still look at this (now empty) buffer.
   madvise(ts->buf, ts->cap, MADV_DONTNEED);
-  __atomic_store_n(&ts->inHook, 0, __ATOMIC_RELEASE);
+  tokenRelease(ts);
+  __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
 }
 
 } // namespace racepredict::rt

@@ -147,10 +147,11 @@ int replayNotify(pthread_cond_t *c, bool all, uint32_t loc) {
   ThreadState *ts = enter(kRecSync);
   bool scheduled = ts && isMyTurn(ts);
   uint32_t h = __atomic_load_n(&gR.head, __ATOMIC_ACQUIRE);
-  uint64_t seq = ts ? takeSeq() : 0;
+  // The notify's record takes the thread's next seq (it holds the token).
+  uint64_t seq = ts ? ts->nextSeq : 0;
   if (ts && !stopped()) {
     uint64_t ops[1] = {key(c)};
-    recordSimple(ts, seq, all ? RP_BROADCAST : RP_SIGNAL, loc, ops, 1);
+    recordSimple(ts, all ? RP_BROADCAST : RP_SIGNAL, loc, ops, 1);
   }
   spinLock(&gR.waitLock);
   if (scheduled) {

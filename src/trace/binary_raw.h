@@ -86,7 +86,13 @@ struct RawTrace {
   /// The file ended before its END block: references past the cut are
   /// dropped instead of being errors.
   bool cut = false;
+  unsigned version = 0; ///< the file's format version
 };
+
+/// v4: gives the accesses after a write the trace does not show (a read
+/// that sees another value than the last recorded one) a new location
+/// name, in the observed order. hidden_writes.cpp.
+void renameAfterHiddenWrites(RawTrace &raw);
 
 /// v3: merges the threads' events into one observed order (a topological
 /// order of program, ticket and stripe order) and rewrites seqs, notify and

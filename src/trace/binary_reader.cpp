@@ -1,6 +1,6 @@
 //===- trace/binary_reader.cpp - Streaming reader of .rptrace files -------===//
 //
-// Reads versions 1 and 2 of trace/format.h block by block (a block is
+// Reads versions 1 to 4 of trace/format.h block by block (a block is
 // held in memory, the file never is). Every length read from the file is
 // bounded by the bytes actually present, so corrupt input cannot make the
 // reader allocate more than the file holds, loop, or crash: it ends in a
@@ -137,6 +137,8 @@ private:
                             uint64_t *prevSeq);
   /// A v2 stack record: moves the thread's current stack node.
   Expected<bool> stackRecord(Fields &f, uint64_t start, uint64_t threadKey);
+  /// A v4 segment record: other threads' events come before the next one.
+  Expected<bool> segmentRecord(Fields &f, uint64_t start, uint64_t *prevSeq);
 
   std::istream &in_;
   const std::string &name_;
@@ -167,6 +169,7 @@ Expected<bool> BinaryReader::header() {
                  " after 0 events (in the file header)"};
   unsigned version = h[8] | unsigned{h[9]} << 8;
   version_ = version;
+  raw_.version = version;
   if (version < RP_TRACE_MIN_VERSION || version > RP_TRACE_VERSION)
     return Error{name_ + ": binary trace format version " +
                  std::to_string(version) +
@@ -368,8 +371,8 @@ Expected<bool> BinaryReader::events(Cursor &c, bool complete) {
   if (firstSeq > kMaxSeq)
     return fail(start,
                 "first seq " + std::to_string(firstSeq) + " out of range");
-  // Every record takes at least two bytes (kind, seq delta).
-  if (complete && count > c.remaining() / 2)
+  // Every record takes at least two bytes (kind, seq delta), one in v4.
+  if (complete && count > c.remaining() / (version_ >= 4 ? 1 : 2))
     return fail(start, "the EVENTS block claims " + std::to_string(count) +
                            " records but holds only " +
                            std::to_string(c.remaining()) + " bytes");
@@ -403,19 +406,21 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   unsigned sizeCode = version_ >= 2 ? (code >> RP_SIZE_SHIFT) & 3 : 0;
   if (f.st == Status::Ok && version_ >= 2 && code == RP_STACK)
     return stackRecord(f, start, threadKey);
-  if (f.st == Status::Ok && version_ >= 3 && code == RP_MARK)
+  if (f.st == Status::Ok && version_ == 3 && code == RP_MARK)
     return markRecord(f, start, threadKey, prevSeq);
+  if (f.st == Status::Ok && version_ >= 4 && code == RP_SEGMENT)
+    return segmentRecord(f, start, prevSeq);
   if (f.st == Status::Ok && kindCode >= kNumEventKinds)
     return fail(start, "unknown event kind " + std::to_string(kindCode));
   Event e{};
   e.kind = static_cast<EventKind>(kindCode);
   // v3 (format.h): accesses carry a stripe-order delta, branches nothing,
-  // everything else a seq delta.
-  Order order = version_ < 3                  ? Order::Ticket
+  // everything else a seq delta. v4: every seq is implicit (delta 0).
+  Order order = version_ != 3                 ? Order::Ticket
                 : isAccess(e.kind)            ? Order::Stripe
                 : e.kind == EventKind::Branch ? Order::Free
                                               : Order::Ticket;
-  uint64_t delta = order == Order::Free ? 0 : f.v();
+  uint64_t delta = order == Order::Free || version_ >= 4 ? 0 : f.v();
   if (f.st == Status::Ok && sizeCode != 0 && !isAccess(e.kind))
     return fail(start, std::string("a size code on a '") + opName(e.kind) +
                            "' record");
@@ -487,10 +492,10 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
                   "stripe order " + std::to_string(seq) + " out of range");
   }
   // A branch dependence names an earlier read of the thread: by its seq
-  // (v1/v2: seq - d >= 0) or by its 1-based index among the thread's events
-  // (v3: self - d >= 1, where self is this event's index).
+  // (v1/v2/v4: seq - d >= 0) or by its 1-based index among the thread's
+  // events (v3: self - d >= 1, where self is this event's index).
   uint64_t *threadEvents =
-      version_ >= 3 ? &eventsOfThread_[threadKey] : nullptr;
+      version_ == 3 ? &eventsOfThread_[threadKey] : nullptr;
   uint64_t self = threadEvents ? *threadEvents + 1 : seq;
   uint64_t maxBack = threadEvents ? self - 1 : seq;
   if (size > 255)
@@ -504,7 +509,7 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
       aux > UINT32_MAX)
     return fail(start, "size " + std::to_string(aux) + " out of range");
   // v3 notifies are tickets, checked once the order is known (merge).
-  if (e.kind == EventKind::Wait && notify > seq && version_ < 3)
+  if (e.kind == EventKind::Wait && notify > seq && version_ != 3)
     return fail(start, "a wait names a notify that is not before it");
   if (e.kind == EventKind::Branch)
     for (uint64_t d : list_)
@@ -588,6 +593,21 @@ Expected<bool> BinaryReader::markRecord(Fields &f, uint64_t start,
   uint32_t thread = raw_.keys[int(NameSpace::Thread)].id(threadKey);
   raw_.marks.push_back(
       {thread, *prevSeq, static_cast<uint32_t>(raw_.events.size())});
+  return true;
+}
+
+Expected<bool> BinaryReader::segmentRecord(Fields &f, uint64_t start,
+                                           uint64_t *prevSeq) {
+  uint64_t gap = f.v();
+  if (f.st == Status::Short)
+    return false;
+  if (f.st == Status::Bad)
+    return fail(start, "malformed number in a segment record");
+  // The next event's seq is prev + 1 + gap: move prev by the gap.
+  uint64_t moved = 0;
+  if (!nextSeq(*prevSeq, gap, &moved))
+    return fail(start, "seq out of range");
+  *prevSeq = moved - 1;
   return true;
 }
 

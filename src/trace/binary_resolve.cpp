@@ -41,6 +41,8 @@ public:
       if (!r)
         return r.error();
     }
+    if (raw_.version >= 4)
+      renameAfterHiddenWrites(raw_);
     raw_.t.events = std::move(raw_.events);
     if (!raw_.stacks.empty()) {
       raw_.stacks.resize(raw_.t.events.size(), 0);

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Independent decoder of binary traces (trace/format.h, versions 1 to 3).
+"""Independent decoder of binary traces (trace/format.h, versions 1 to 4).
 
 Prints the events in the text format of DESIGN.md (with @file:line), ordered
-by ticket (v1, v2) or by a topological order of program, ticket and stripe
-order (v3). The end-to-end tests use it to cross-check the C++ reader and to
+by seq (v1, v2, v4: explicit or implicit) or by a topological order of
+program, ticket and stripe order (v3). Locations are raw keys (v4 traces are
+not renamed after hidden writes here). The end-to-end tests use it to cross-check the C++ reader and to
 inspect traces; it is deliberately separate from src/trace.
 """
 import struct
@@ -21,6 +22,7 @@ ACCESS = ("rd", "wr", "ard", "awr", "armw")
 LOCATED = ACCESS + ("alloc", "free")
 STACK = 30
 MARK = 29
+SEGMENT = 28
 STRIPE_SHIFT, STRIPE_BITS = 6, 16
 SIZE_CODES = {1: 1, 2: 4, 3: 8}
 
@@ -45,8 +47,8 @@ def decode(path):
     if data[:8] != b"RPTRACE\0":
         raise SystemExit(f"{path}: not a binary trace")
     version, = struct.unpack_from("<H", data, 8)
-    if version not in (1, 2, 3):
-        raise SystemExit(f"{path}: version {version}, expected 1, 2 or 3")
+    if version not in (1, 2, 3, 4):
+        raise SystemExit(f"{path}: version {version}, expected 1 to 4")
     pos, events, sources, ended = 16, [], {}, False
     thread_events = {}  # v3: events per thread (branch dependences)
     stacks = {}  # thread -> list of call-site ids (v2 stack records)
@@ -91,14 +93,21 @@ def decode(path):
                         site, i = varint(body, i)
                         stack.append(site)
                     continue
-                if version >= 3 and k == MARK:
+                if version >= 4 and k == SEGMENT:
+                    gap, i = varint(body, i)
+                    seq += gap
+                    continue
+                if version == 3 and k == MARK:
                     d, i = varint(body, i)
                     seq += d + 1
                     events.append((("mark", seq), tid, "mark", [], 0, []))
                     continue
                 kind = KINDS[k & (0x1F if version >= 2 else 0x7F)]
                 size_code = (k >> 5) & 3 if version >= 2 else 0
-                if version < 3 or kind not in ACCESS + ("br",):
+                if version >= 4:
+                    seq += 1
+                    order = ("ticket", seq)
+                elif version < 3 or kind not in ACCESS + ("br",):
                     d, i = varint(body, i)
                     seq += d + 1
                     order = ("ticket", seq)
@@ -114,7 +123,7 @@ def decode(path):
                     self = thread_events.get(tid, 0) + 1
                     for _ in range(max(n - 1, 0)):
                         dd, i = varint(body, i)
-                        ops.append((self if version >= 3 else seq) - dd)
+                        ops.append((self if version == 3 else seq) - dd)
                     ops = (["<-"] + ops) if n else []
                 elif kind == "ev":
                     name, i = varint(body, i)
@@ -144,7 +153,7 @@ def decode(path):
                 events.append((order, tid, kind, ops, src, list(stack)))
         elif btype == 5:
             ended = True
-    if version >= 3:
+    if version == 3:
         return merge(events), sources, ended
     events = [(e[0][1],) + e[1:] for e in events]
     events.sort()

@@ -10,7 +10,7 @@
 
 /* Bump when hooks.def or the structures below change; __racepredict_init
  * rejects modules compiled against another version. */
-#define RP_ABI_VERSION 2
+#define RP_ABI_VERSION 3
 
 typedef void __rp_void;
 typedef uint8_t __rp_u8;
@@ -99,6 +99,11 @@ extern "C" {
  * location id of each call here right before the call, and the callee's
  * __racepredict_func_enter pushes it onto the thread's shadow stack. */
 extern __thread uint32_t __racepredict_callsite;
+
+/* Nonzero when the run asked for RVPredict's plain rule
+ * (RACEPREDICT_OPTIONS=branch_deps=all): instrumented code calls
+ * __racepredict_branch_private only then. */
+extern uint8_t __racepredict_plain_branches;
 
 #define HOOK(name, ret, ...) ret __racepredict_##name(__VA_ARGS__);
 #include "racepredict/abi/hooks.def"

@@ -1,4 +1,4 @@
-/*===- trace/format.h - Binary trace format (.rptrace), version 3 ---------===*/
+/*===- trace/format.h - Binary trace format (.rptrace), version 4 ---------===*/
 /*
  * Shared by the recording runtime (C-compatible, no STL) and the analyser's
  * reader/writer. Everything multi-byte in the header is little-endian; all
@@ -34,6 +34,12 @@
  *           the same odd field (shared reads) are unordered among
  *           themselves. The stripe of an access is
  *           (location key >> RP_STRIPE_SHIFT) mod 2^RP_STRIPE_BITS.
+ *           v4: every event has a seq again (the global observed order, as
+ *           in v1/v2) but no record carries it: an event's seq is the
+ *           previous event's of its block + 1, unless a segment record
+ *           (below) comes between them. The runtime records while holding
+ *           the one recording token (docs/recording.md), so a thread's
+ *           events come in runs of consecutive seqs.
  *   INIT    { varint location key, zigzag value }*
  *   GLOBALS (v2) { varint address, varint size, varint len, name }*
  *           Names the location keys inside each global variable: `name` at
@@ -50,7 +56,7 @@
  *           (v3: accesses have zigzag(field - the previous access's field in
  *           this block, 0 at its start) in place of seqDelta, branches have
  *           nothing there; a ticketed record's previous seq is that of the
- *           block's previous ticketed record.)
+ *           block's previous ticketed record. v4: no record has seqDelta.)
  *   Begin, End               -
  *   Fork, Join               child thread key
  *   Acquire/Release/RAcquire/TryFail   lock key
@@ -62,7 +68,7 @@
  *   AtomicRmw                location, [size], zigzag new, zigzag old
  *   Branch                   ndeps + 1 (0 = plain rule), then per dependence
  *                            (seq - dep seq) of a read of the same thread
- *                            (v3: how many events of this thread back)
+ *                            (v3 only: how many events of this thread back)
  *   Alloc, Free              location, size
  *   Custom                   name key, nargs, arg key*   (NameSpace::Custom)
  *   v1: `location` is the key and `[size]` is always a varint.
@@ -78,6 +84,10 @@
  *           taken where no event is recorded (a condition wait's release
  *           half, a barrier arrival): the thread's earlier events precede
  *           every later ticket.
+ *   Segment record (v4, code RP_SEGMENT, no event): varint gap. The next
+ *           event's seq is the previous one's + 1 + gap (other threads'
+ *           events came between); at a block's start the previous seq is
+ *           firstSeq - 1.
  */
 #ifndef RACEPREDICT_TRACE_FORMAT_H
 #define RACEPREDICT_TRACE_FORMAT_H
@@ -87,8 +97,9 @@
 /* Bump when a block or record layout changes; readers accept every version
  * from RP_TRACE_MIN_VERSION and reject others with a message naming both.
  * 2: call stacks (RP_STACK, SOURCES inlinedAt), location deltas, size codes.
- * 3: per-stripe order for accesses, tickets for the rest, marks. */
-#define RP_TRACE_VERSION 3
+ * 3: per-stripe order for accesses, tickets for the rest, marks.
+ * 4: implicit consecutive seqs with segment records; no stripes, no marks. */
+#define RP_TRACE_VERSION 4
 #define RP_TRACE_MIN_VERSION 1
 #define RP_TRACE_MAGIC "RPTRACE"
 #define RP_HEADER_SIZE 16
@@ -105,6 +116,8 @@
 #define RP_STACK 30
 /* The code of a mark record (v3); never an event kind. */
 #define RP_MARK 29
+/* The code of a segment record (v4); never an event kind. */
+#define RP_SEGMENT 28
 /* v3 access stripes: 64-byte lines of the address space modulo 2^16. */
 #define RP_STRIPE_SHIFT 6
 #define RP_STRIPE_BITS 16

@@ -1,0 +1,39 @@
+/*===- record/blocking_calls.c - Hand the token on before blocking calls --===*/
+/*
+ * Defines the libc calls of blocking_calls.def in the executable: each
+ * hands the recording token on (token.cpp) and calls the real function,
+ * found with dlsym(RTLD_NEXT) on first use. Written in C for the same
+ * reason as interpose.c: glibc's C++ declarations carry exception
+ * specifications the definitions would have to repeat.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/epoll.h>
+#include <sys/file.h>
+#include <sys/select.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+void __racepredict_before_blocking(void);
+void *__racepredict_real(const char *name);
+
+#define RP_BLOCKING(ret, name, params, args)                                   \
+  ret name params {                                                            \
+    static ret(*real) params;                                                  \
+    ret(*f) params = __atomic_load_n(&real, __ATOMIC_ACQUIRE);                 \
+    if (__builtin_expect(!f, 0)) {                                             \
+      f = (ret(*) params)__racepredict_real(#name);                            \
+      __atomic_store_n(&real, f, __ATOMIC_RELEASE);                            \
+    }                                                                          \
+    __racepredict_before_blocking();                                           \
+    return f args;                                                             \
+  }
+#include "blocking_calls.def"
+#undef RP_BLOCKING

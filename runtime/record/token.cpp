@@ -1,0 +1,323 @@
+//===- record/token.cpp - The recording token: one recorder at a time -----===//
+//
+// docs/recording.md, "Consistency". A thread records an event only while it
+// holds the token, so recorded events never overlap and the order in which
+// they are recorded is a sequentially consistent observation of the run:
+// each access is performed and recorded while no other recorded access can
+// happen, and the token's hand-over (a release store and an acquire load,
+// or a lock) orders everything one holder did before everything the next
+// one does. The global sequence therefore needs no atomic instruction per
+// event: the holder numbers its events from a thread-local copy.
+//
+// A holder keeps the token between hooks; it hands it on
+//   * before a call that may block (sync hooks, the interposed blocking
+//     libc calls of blocking_calls.c), because the thread it waits for may
+//     need to record first;
+//   * when its quantum (kQuantum events) is used up and a thread waits, so
+//     that every thread makes progress (spin loops on atomics included).
+// A holder that does neither for long -- blocked in a call the runtime does
+// not see (a futex inside libc, a pipe read in uninstrumented code) or
+// computing without events -- has the token taken from it by the oldest
+// waiter (tokenSteal). Stealing is safe only while the holder is outside
+// the recorder: the stealer publishes the new holder, then runs
+// membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), which makes every running
+// thread execute a full barrier, and then waits until the holder's inHook
+// is not kInHook. A hook raises inHook before it reads the holder, so it
+// either finishes before the stealer goes on or reads the new holder and
+// waits (asymmetric Dekker: the hooks pay no fence; without membarrier
+// they do, gTokenFence).
+//
+#include "state.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <linux/membarrier.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace racepredict::rt {
+
+TokenHolder gToken;
+bool gTokenFence;
+
+namespace {
+
+/// The wait queue (FIFO) and the seq the next holder starts from. The
+/// lock is held for a handful of instructions.
+struct alignas(64) TokenQueue {
+  volatile uint32_t lock;
+  ThreadState *head;
+  ThreadState *tail;
+  /// The seq of the next recorded event; written by a holder when it lets
+  /// go of the token, read by the next one. Seq 0 is never used (a read's
+  /// seq 0 means "not recorded" to branch_deps).
+  uint64_t nextSeq = 1;
+};
+TokenQueue gQueue;
+
+/// How long the oldest waiter waits before it takes the token from a
+/// holder that has recorded nothing meanwhile: sooner when the holder is
+/// asleep in the kernel (it is blocked in a call the runtime does not see),
+/// later when it is running (it computes without events, or is about to
+/// reach a hook and hand the token on).
+constexpr unsigned kStealAsleepMs = 1;
+constexpr unsigned kStealRunningMs = 20;
+
+void futexWait(uint32_t *word, uint32_t expected, long ns) {
+  struct timespec t = {0, ns};
+  syscall(SYS_futex, word, FUTEX_WAIT | FUTEX_PRIVATE_FLAG, expected, &t,
+          nullptr, 0);
+}
+void futexWake(uint32_t *word) {
+  syscall(SYS_futex, word, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, nullptr, nullptr,
+          0);
+}
+
+/// Removes `ts` from the queue; the caller holds the queue lock.
+void unlinkWaiter(ThreadState *ts) {
+  ThreadState **pp = &gQueue.head, *prev = nullptr;
+  while (*pp && *pp != ts) {
+    prev = *pp;
+    pp = &(*pp)->tokenNext;
+  }
+  if (!*pp)
+    return;
+  *pp = ts->tokenNext;
+  if (gQueue.tail == ts)
+    gQueue.tail = prev;
+  ts->tokenNext = nullptr;
+}
+
+/// Whether the kernel thread `tid` of this process is not running: asleep
+/// (S, D), stopped, a zombie or gone. Read from /proc with raw system calls
+/// (the interposed read(2) must not see the runtime).
+bool notRunning(int tid) {
+  char path[64] = "/proc/self/task/";
+  size_t n = 16;
+  char digits[16];
+  int k = 0;
+  for (unsigned v = static_cast<unsigned>(tid); k == 0 || v; v /= 10)
+    digits[k++] = static_cast<char>('0' + v % 10);
+  while (k)
+    path[n++] = digits[--k];
+  const char *tail = "/stat";
+  for (const char *s = tail; *s; ++s)
+    path[n++] = *s;
+  path[n] = 0;
+  long fd = syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return true; // the thread is gone
+  char buf[512];
+  long got = syscall(SYS_read, fd, buf, sizeof buf - 1);
+  syscall(SYS_close, fd);
+  if (got <= 0)
+    return true;
+  buf[got] = 0;
+  // "tid (comm) S ...": the state follows the last ')'.
+  const char *state = nullptr;
+  for (long i = 0; i < got; ++i)
+    if (buf[i] == ')')
+      state = buf + i;
+  if (!state || state[1] != ' ')
+    return false;
+  return state[2] != 'R';
+}
+
+/// Makes every thread of the process execute a full barrier (see the file
+/// comment); a no-op in the fenced fallback, where the hooks fence.
+void serializeAllThreads() {
+  if (!gTokenFence)
+    syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+}
+
+/// Takes the token from `holder`, which has not recorded for a long time
+/// (or nobody holds it). `ts` is the oldest waiter. True when `ts` holds
+/// the token now.
+bool tokenSteal(ThreadState *ts, ThreadState *holder) {
+  spinLock(&gQueue.lock);
+  if (__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) != holder ||
+      gQueue.head != ts) {
+    spinUnlock(&gQueue.lock);
+    return false;
+  }
+  unlinkWaiter(ts);
+  __atomic_store_n(&gToken.owner, ts, __ATOMIC_SEQ_CST);
+  spinUnlock(&gQueue.lock);
+  if (!holder)
+    return true;
+  serializeAllThreads();
+  // The holder either is inside a hook that read the old holder (let it
+  // finish: hooks do not block while they hold the token) or will read us.
+  for (unsigned spins = 0;
+       __atomic_load_n(&holder->inHook, __ATOMIC_ACQUIRE) == kInHook; ++spins)
+    spins < 128 ? __builtin_ia32_pause() : (void)sched_yield();
+  gQueue.nextSeq = __atomic_load_n(&holder->nextSeq, __ATOMIC_ACQUIRE);
+  return true;
+}
+
+/// Queues `ts` and waits until the token is handed to it (or taken by it).
+/// False when recording stopped meanwhile (the caller does not record).
+bool waitForToken(ThreadState *ts) {
+  spinLock(&gQueue.lock);
+  ThreadState *none = nullptr;
+  if (__atomic_compare_exchange_n(&gToken.owner, &none, ts, false,
+                                  __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+    spinUnlock(&gQueue.lock);
+    return true;
+  }
+  __atomic_store_n(&ts->tokenWord, 0, __ATOMIC_RELAXED);
+  ts->tokenNext = nullptr;
+  (gQueue.tail ? gQueue.tail->tokenNext : gQueue.head) = ts;
+  gQueue.tail = ts;
+  spinUnlock(&gQueue.lock);
+
+  ThreadState *seen = nullptr;
+  uint64_t seenSeq = 0;
+  unsigned stalledMs = 0;
+  for (;;) {
+    futexWait(&ts->tokenWord, 0, 1000000); // 1 ms
+    if (__atomic_load_n(&ts->tokenWord, __ATOMIC_ACQUIRE))
+      return true;
+    if (stopped()) {
+      spinLock(&gQueue.lock);
+      bool handed = __atomic_load_n(&ts->tokenWord, __ATOMIC_ACQUIRE) != 0;
+      if (!handed)
+        unlinkWaiter(ts);
+      spinUnlock(&gQueue.lock);
+      if (handed)
+        tokenRelease(ts); // nobody records any more; pass it on anyway
+      return false;
+    }
+    ThreadState *holder = __atomic_load_n(&gToken.owner, __ATOMIC_ACQUIRE);
+    if (!holder) { // not expected with waiters queued; take it if first
+      if (tokenSteal(ts, nullptr))
+        return true;
+      continue;
+    }
+    uint64_t progress = __atomic_load_n(&holder->nextSeq, __ATOMIC_RELAXED);
+    if (holder != seen || progress != seenSeq) {
+      seen = holder;
+      seenSeq = progress;
+      stalledMs = 0;
+      continue;
+    }
+    ++stalledMs;
+    if (__atomic_load_n(&gQueue.head, __ATOMIC_RELAXED) != ts ||
+        __atomic_load_n(&holder->inHook, __ATOMIC_ACQUIRE) == kInHook)
+      continue;
+    if ((stalledMs >= kStealAsleepMs && notRunning(holder->tid)) ||
+        stalledMs >= kStealRunningMs) {
+      if (tokenSteal(ts, holder))
+        return true;
+    }
+  }
+}
+
+/// The token just became ours: continue the global sequence, with a
+/// segment record when other threads recorded since our last event.
+void onAcquired(ThreadState *ts) {
+  uint64_t next = gQueue.nextSeq;
+  ts->quantum = kQuantum;
+  if (next == ts->nextSeq || stopped())
+    return;
+  if (ts->count == 0 && ts->pending == 0) {
+    ts->firstSeq = next; // an empty block simply starts there
+  } else {
+    uint8_t *p = ts->buf + ts->len;
+    *p++ = RP_SEGMENT;
+    p = putVarint(p, next - ts->nextSeq);
+    publishRecords(ts, p, 1); // not an event
+  }
+  ts->nextSeq = next;
+}
+
+} // namespace
+
+bool tokenAcquireSlow(ThreadState *ts) {
+  if (stopped())
+    return false;
+  if (__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) == ts) {
+    // The quantum is used up: a waiter's turn, if there is one.
+    ts->quantum = kQuantum;
+    if (!__atomic_load_n(&gQueue.head, __ATOMIC_RELAXED))
+      return true;
+    tokenRelease(ts);
+  }
+  for (;;) {
+    __atomic_store_n(&ts->inHook, kWaitingForToken, __ATOMIC_RELEASE);
+    bool got = waitForToken(ts);
+    __atomic_store_n(&ts->inHook, kInHook, __ATOMIC_RELAXED);
+    if (!got)
+      return false;
+    // Dekker again (enterAs): a stealer may have taken the token between
+    // the hand-over and our inHook store.
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (gTokenFence)
+      __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&gToken.owner, __ATOMIC_ACQUIRE) == ts)
+      break;
+  }
+  onAcquired(ts);
+  return true;
+}
+
+void tokenRelease(ThreadState *ts) {
+  spinLock(&gQueue.lock);
+  if (__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) != ts) {
+    spinUnlock(&gQueue.lock); // taken by a stealer meanwhile
+    return;
+  }
+  gQueue.nextSeq = ts->nextSeq;
+  ThreadState *w = gQueue.head;
+  if (w) {
+    gQueue.head = w->tokenNext;
+    if (!gQueue.head)
+      gQueue.tail = nullptr;
+    w->tokenNext = nullptr;
+    __atomic_store_n(&gToken.owner, w, __ATOMIC_RELEASE);
+    __atomic_store_n(&w->tokenWord, 1, __ATOMIC_RELEASE);
+  } else {
+    __atomic_store_n(&gToken.owner, nullptr, __ATOMIC_RELEASE);
+  }
+  spinUnlock(&gQueue.lock);
+  if (w)
+    futexWake(&w->tokenWord);
+}
+
+bool tokenYield(ThreadState *ts) {
+  if (!__atomic_load_n(&gQueue.head, __ATOMIC_RELAXED))
+    return false;
+  tokenRelease(ts);
+  tokenAcquireSlow(ts); // false only once recording stopped: nothing to write
+  return true;
+}
+
+void beforeBlocking() {
+  ThreadState *ts = tlsState;
+  if (!ts || ts->inHook || stopped() ||
+      __atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) != ts)
+    return;
+  ts->inHook = kInHook;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (gTokenFence)
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  tokenRelease(ts); // a no-op if a stealer took it meanwhile
+  __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+}
+
+/// From ensureInit: the cheap Dekker needs membarrier's expedited command.
+void tokenInit() {
+  long q = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  gTokenFence = q < 0 || !(q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) ||
+                syscall(SYS_membarrier,
+                        MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0;
+}
+
+} // namespace racepredict::rt
+
+extern "C" void __racepredict_before_blocking(void) {
+  racepredict::rt::beforeBlocking();
+}

@@ -1,0 +1,55 @@
+//===- trace/hidden_writes.cpp - Renaming after writes the trace cannot show
+//===//
+//
+// Uninstrumented code (libc, libstdc++, the kernel filling a read buffer)
+// writes memory without events, so a recorded read may see a value no
+// recorded write produced. The recorder of format v4 does not look for that
+// (the v1-v3 recorders kept a shadow of every recorded value, at a cost per
+// access and ~100 MB); the reader does, exactly, since the v4 order is the
+// observed order: a read whose value differs from the last value recorded
+// at its address with the same size starts a new location there (named
+// `x~1`, `x~2`, ...), which begins with the value that read saw. The trace
+// stays consistent, and only pairs across the hidden write are not compared
+// (docs/recording.md). Accesses of another size do not compare but pass the
+// address's current name on.
+//
+#include "binary_raw.h"
+
+namespace racepredict::trace {
+
+void renameAfterHiddenWrites(RawTrace &raw) {
+  SymbolTable &locs = raw.t.names[int(NameSpace::Location)];
+  struct Last {
+    bool known = false;
+    uint8_t size = 0;
+    int64_t value = 0;
+    SymId current = kNone; ///< the name the address goes by now
+    uint32_t renames = 0;
+  };
+  std::vector<Last> last(locs.size());
+  for (Event &e : raw.events) {
+    if (!isAccess(e.kind))
+      continue;
+    SymId addr = e.obj;
+    if (addr >= last.size())
+      continue; // a name interned by an earlier rename, never an address
+    Last &l = last[addr];
+    if (readsValue(e.kind)) {
+      int64_t seen =
+          e.kind == EventKind::AtomicRmw ? raw.t.rmwOld[e.extra] : e.value;
+      if (l.known && l.size == e.size && l.value != seen) {
+        std::string base = locs.name(addr);
+        l.current = locs.intern(base + "~" + std::to_string(++l.renames));
+      }
+      l.value = seen;
+    }
+    if (writesValue(e.kind))
+      l.value = e.value;
+    l.known = true;
+    l.size = e.size;
+    if (l.current != kNone)
+      e.obj = l.current;
+  }
+}
+
+} // namespace racepredict::trace
