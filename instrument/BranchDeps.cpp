@@ -41,22 +41,32 @@ void BranchDependences::collect(Value *V, SmallSetVector<Value *, 8> &Deps,
       return;
     }
   }
-  if (auto *P = dyn_cast<PHINode>(V)) {
+  if (isa<PHINode>(V) || isa<SelectInst>(V)) {
     // A phi may carry a value from an earlier iteration: the latest
     // instance of a load site is then not necessarily the one that flowed
     // here. Read-free phis (loop counters, flags set from constants) are
-    // chosen by earlier branches, which are recorded themselves; a phi that
-    // carries one read instance is named by a parallel phi of seqs.
-    if (Depth > kMaxDepth)
+    // chosen by earlier branches, which are recorded themselves; a phi (or
+    // a select on a read-free condition, a phi in one block) that carries
+    // one read instance is named by a parallel phi (select) of seqs.
+    if (Depth > kMaxDepth) {
       Precise = false;
-    else if (!isLoadFree(P)) {
-      SmallPtrSet<Value *, 16> Open;
-      Visits = 0;
-      if (carried(P, Open, 0) == Carry::OneRead)
-        Add(P);
-      else
-        Precise = false;
+      return;
     }
+    if (isLoadFree(V))
+      return;
+    SmallPtrSet<Value *, 16> Open;
+    Visits = 0;
+    if (carried(V, Open, 0) == Carry::OneRead) {
+      Add(V);
+      return;
+    }
+    // Otherwise a select's operands are direct data flow (no phi between
+    // them and the decision): their loads' latest instances.
+    if (isa<PHINode>(V))
+      Precise = false;
+    else
+      for (Value *Op : cast<Instruction>(V)->operands())
+        collect(Op, Deps, Precise, UsesArgs, Seen, Depth + 1);
     return;
   }
   if (isa<LoadInst>(V)) {
@@ -111,6 +121,19 @@ BranchDependences::carried(Value *V, SmallPtrSetImpl<Value *> &Open,
   if (isa<Argument>(V) || isa<CallBase>(V) || isa<AtomicRMWInst>(V) ||
       isa<AtomicCmpXchgInst>(V) || !isa<Instruction>(V))
     return Carry::Bad;
+  if (auto *S = dyn_cast<SelectInst>(V)) {
+    // Like a phi whose choice is made by a read-free condition.
+    if (carried(S->getCondition(), Open, Depth + 1) != Carry::ReadFree)
+      return Carry::Bad;
+    Carry T = carried(S->getTrueValue(), Open, Depth + 1);
+    Carry F = carried(S->getFalseValue(), Open, Depth + 1);
+    if (T == Carry::Bad || F == Carry::Bad)
+      return Carry::Bad;
+    if (T == Carry::OneRead || F == Carry::OneRead)
+      return Carry::OneRead;
+    return T == Carry::Cycle || F == Carry::Cycle ? Carry::Cycle
+                                                  : Carry::ReadFree;
+  }
   // An operation: at most one operand may carry anything (two reads, or a
   // read combined with the loop-carried value, are several instances).
   Carry Result = Carry::ReadFree;
@@ -142,6 +165,19 @@ Value *BranchDependences::seqOf(Value *Dep,
     for (unsigned I = 0; I < P->getNumIncomingValues(); ++I)
       S->addIncoming(seqOf(P->getIncomingValue(I), LoadSeq),
                      P->getIncomingBlock(I));
+    return S;
+  }
+  if (auto *Sel = dyn_cast<SelectInst>(Dep)) {
+    auto It = SeqSelects.find(Sel);
+    if (It != SeqSelects.end())
+      return It->second;
+    // Operands after the memo entry: a cycle through a phi comes back here.
+    Value *None = UndefValue::get(I64);
+    auto *S = SelectInst::Create(Sel->getCondition(), None, None, "rp.seqsel",
+                                 Sel->getNextNode());
+    SeqSelects[Sel] = S;
+    S->setOperand(1, seqOf(Sel->getTrueValue(), LoadSeq));
+    S->setOperand(2, seqOf(Sel->getFalseValue(), LoadSeq));
     return S;
   }
   // An operation carried() accepted: its one operand that carries a read.

@@ -71,6 +71,7 @@ private:
   const llvm::SmallPtrSetImpl<llvm::LoadInst *> &ScalarLoads;
   llvm::function_ref<bool(llvm::Value *)> IsShared;
   llvm::DenseMap<llvm::PHINode *, llvm::PHINode *> SeqPhis;
+  llvm::DenseMap<llvm::SelectInst *, llvm::SelectInst *> SeqSelects;
   unsigned Visits = 0; ///< carried() steps of the current walk
 };
 

@@ -44,7 +44,7 @@ void emitPreciseDecision(Hooks &H, Instruction *Site, ArrayRef<Value *> Seqs,
   Entry.CreateStore(ConstantAggregateZero::get(CacheTy), Cache);
 
   IRBuilder<> IRB(Site);
-  Value *Same = IRB.getTrue();
+  Value *Same = nullptr;
   for (unsigned I = 0; I < Seqs.size(); ++I) {
     Value *Slot = IRB.CreateConstInBoundsGEP2_32(CacheTy, Cache, 0, I);
     Value *Last = IRB.CreateLoad(H.I64, Slot, "rp.last");
@@ -52,7 +52,7 @@ void emitPreciseDecision(Hooks &H, Instruction *Site, ArrayRef<Value *> Seqs,
     // it to fall back to the plain rule.
     Value *Eq = IRB.CreateAnd(IRB.CreateICmpEQ(Seqs[I], Last),
                               IRB.CreateICmpNE(Seqs[I], IRB.getInt64(0)));
-    Same = IRB.CreateAnd(Same, Eq);
+    Same = Same ? IRB.CreateAnd(Same, Eq) : Eq;
   }
   IRBuilder<> Call(unlikelyBlockBefore(IRB.CreateNot(Same), Site));
   for (unsigned I = 0; I < Seqs.size(); ++I) {

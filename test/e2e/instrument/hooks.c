@@ -117,5 +117,74 @@ void lock_chosen_by_read(void) {
   pthread_mutex_unlock(&locks[g & 3]);
 }
 
+// A decision on private values only costs a load of the runtime's flag;
+// branch_private is called only under branch_deps=all.
+// CHECK-LABEL: define{{.*}} void @guarded_private
+// CHECK: load i8, i8* @__racepredict_plain_branches
+// CHECK: br i1 {{.*}}, label %[[CALL:[0-9]+]], label
+// CHECK: [[CALL]]:
+// CHECK-NOT: call
+// CHECK: call void @__racepredict_branch_private(
+void guarded_private(int n) {
+  for (int i = 0; i < 10; i++)
+    external();
+}
+
+// branch_deps is called only when the site's read instance changed since
+// its last call in this invocation: a cache per site, compared inline.
+// CHECK-LABEL: define{{.*}} void @cached_deps
+// CHECK: [[SEQ:%[0-9]+]] = call i64 @__racepredict_last_read_seq()
+// CHECK: [[LAST:%[0-9]+]] = load i64, i64* [[SLOT:%[0-9]+]]
+// CHECK: icmp eq i64 [[SEQ]], [[LAST]]
+// CHECK: store i64 [[SEQ]], i64* [[CACHE:%[0-9]+]]
+// CHECK: call void @__racepredict_branch_deps(
+int limit;
+void cached_deps(void) {
+  int n = limit;
+  for (int i = 0; i < n; i++)
+    external();
+}
+
+// A bound reloaded inside the loop reaches the loop branch through a phi
+// (and, at -O1, a select) that carries one read instance either way: a
+// parallel phi and select of seqs name it (no plain rule).
+// CHECK-LABEL: define{{.*}} void @reloaded_bound
+// CHECK: phi i64
+// CHECK: [[RELOAD:%[0-9]+]] = call i64 @__racepredict_last_read_seq()
+// CHECK: select i1 {{%[0-9]+}}, i64 [[RELOAD]], i64
+// CHECK-NOT: call void @__racepredict_branch(
+// CHECK: call void @__racepredict_branch_deps(
+// CHECK-NOT: call void @__racepredict_branch(
+// CHECK-LABEL: define{{.*}} void @address_from_args
+void reloaded_bound(void) {
+  int n = limit;
+  for (int i = 0; i < n; i++) {
+    external();
+    if ((i & 7) == 0)
+      n = limit;
+  }
+}
+
+// An address computed from arguments depends on the caller's reads: one
+// plain branch at entry stands for them; the access's own decision is then
+// read-free (guarded branch_private), not a plain branch before it.
+// CHECK: call void @__racepredict_func_enter()
+// CHECK-NOT: call
+// CHECK: call void @__racepredict_branch(
+// CHECK-NOT: call void @__racepredict_branch(
+// CHECK: call void @__racepredict_branch_private(
+// CHECK: call void @__racepredict_store8(
+void address_from_args(long *p, long i) { p[i] = 1; }
+
+// The store's address is the load's (one GEP): its decision repeats the
+// dominating one and is not recorded again.
+long arr[16];
+// CHECK-LABEL: define{{.*}} void @repeated_address
+// CHECK: call void @__racepredict_branch_deps(
+// CHECK: call i64 @__racepredict_load8(
+// CHECK-NOT: call void @__racepredict_branch
+// CHECK: call void @__racepredict_store8(
+void repeated_address(void) { arr[g & 15] = arr[g & 15] + 1; }
+
 // CHECK: define internal void @racepredict.module_ctor()
 // CHECK-NEXT: call void @__racepredict_init(
