@@ -43,7 +43,7 @@ public:
 
   /// The i64 seq of the read instance a dependence from collect() carries,
   /// building the parallel phis of seqs it needs; `LoadSeq` gives a load's
-  /// seq (the pass's last_read_seq call after its hook).
+  /// seq (the pass's read of __racepredict_read_seq after its hook).
   llvm::Value *
   seqOf(llvm::Value *Dep,
         llvm::function_ref<llvm::Value *(llvm::LoadInst *)> LoadSeq);

@@ -77,6 +77,16 @@ FunctionCallee Hooks::get(StringRef Name) const {
   return It->second;
 }
 
+GlobalVariable *Hooks::readSeqSlot() {
+  if (GlobalVariable *GV = M.getNamedGlobal("__racepredict_read_seq"))
+    return GV;
+  // Initial-exec, like __racepredict_callsite: one mov from the
+  // executable's static TLS block.
+  return new GlobalVariable(M, I64, false, GlobalValue::ExternalLinkage,
+                            nullptr, "__racepredict_read_seq", nullptr,
+                            GlobalValue::InitialExecTLSModel);
+}
+
 Value *Hooks::loc(IRBuilder<> &IRB, const Instruction &I) {
   uint32_t Id = Locs.idFor(I);
   if (!Id)

@@ -17,6 +17,9 @@ public:
   explicit Hooks(llvm::Module &M);
   /// `__racepredict_<name>`; aborts on a name missing from hooks.def.
   llvm::FunctionCallee get(llvm::StringRef Name) const;
+  /// The thread-local __racepredict_read_seq (runtime.h): the seq of the
+  /// thread's latest load hook, read right after a load a decision needs.
+  llvm::GlobalVariable *readSeqSlot();
   /// The run-time location id of `I`: src_base + local id (0 if none).
   llvm::Value *loc(llvm::IRBuilder<> &IRB, const llvm::Instruction &I);
   /// Emits the module descriptor and the constructor registering it.

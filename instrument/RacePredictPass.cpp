@@ -2,11 +2,11 @@
 //
 // Per function: (1) collect the accesses to instrument (escaping memory
 // only), the control-flow decisions and the pthread/heap calls; (2) compute
-// the precise dependences of each decision (the instrumented loads that feed
-// it through SSA, without calls, and through phis only when they carry no
-// read, like a loop counter); (3) rewrite. Loads that feed a
-// decision also call last_read_seq() right after their hook, so the branch
-// can name exactly the dynamic reads it depends on.
+// the precise dependences of each decision (BranchDeps.h: the instrumented
+// loads that feed it through SSA, without calls, and phis that carry one
+// read); (3) rewrite. Loads that feed a decision also read
+// __racepredict_read_seq right after their hook, so the branch can name
+// exactly the dynamic reads it depends on.
 //
 #include "RacePredictPass.h"
 
@@ -389,7 +389,7 @@ bool FunctionInstrumenter::run() {
     Value *&S = Seqs[LI];
     if (!S) {
       IRBuilder<> IRB(LI->getNextNode());
-      S = IRB.CreateCall(H.get("last_read_seq"), {}, "rp.seq");
+      S = IRB.CreateLoad(H.I64, H.readSeqSlot(), "rp.seq");
     }
     return S;
   };

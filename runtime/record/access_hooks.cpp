@@ -51,13 +51,15 @@ template <typename T> uint64_t rawBits(T v) {
   return raw;
 }
 
-template <typename T> T plainLoad(const void *addr, uint32_t loc) {
+/// The general path of a plain load (enter/leave: attaching, waiting for
+/// the token, stack records, flushing, replay).
+template <typename T>
+__attribute__((noinline)) T plainLoadSlow(const void *addr, uint32_t loc) {
   ThreadState *ts = enter(kRecAccess);
   T v;
   memcpy(&v, addr, sizeof v);
   if (!ts) {
-    if (tlsState)
-      tlsState->lastReadSeq = 0;
+    __racepredict_read_seq = 0;
     return v;
   }
   uint64_t raw = rawBits(v);
@@ -65,13 +67,14 @@ template <typename T> T plainLoad(const void *addr, uint32_t loc) {
     putAccess(ts, RP_READ, sizeof v, signExtend(raw, sizeof v), loc, addr);
     noteRead(ts);
   } else {
-    ts->lastReadSeq = 0;
+    __racepredict_read_seq = 0;
   }
   leave(ts);
   return v;
 }
 
-template <typename T> void plainStore(void *addr, T v, uint32_t loc) {
+template <typename T>
+__attribute__((noinline)) void plainStoreSlow(void *addr, T v, uint32_t loc) {
   ThreadState *ts = enter(kRecAccess);
   memcpy(addr, &v, sizeof v);
   if (!ts)
@@ -80,6 +83,62 @@ template <typename T> void plainStore(void *addr, T v, uint32_t loc) {
   if (!stopped())
     putAccess(ts, RP_WRITE, sizeof v, signExtend(raw, sizeof v), loc, addr);
   leave(ts);
+}
+
+/// The common case of a hook, without any call (so the hook needs no stack
+/// frame): this thread holds the token with quantum left, its call stack
+/// is already in the trace, its buffer has room for the record and
+/// nothing unusual is on (replay, the fenced token, events= without the
+/// category: fastMask). Returns null, having changed nothing, otherwise;
+/// else the caller records and lowers inHook itself.
+inline ThreadState *enterFast(uint32_t category) {
+  ThreadState *ts = tlsState;
+  if (RP_UNLIKELY(!ts || ts->inHook || !(ts->fastMask & category)))
+    return nullptr;
+  ts->inHook = kInHook;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST); // Dekker with a stealer: enterAs
+  if (RP_LIKELY(__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) == ts &&
+                ts->quantum > 1 && ts->len + kMaxRecord <= ts->cap &&
+                ts->synced == ts->traceDepth && ts->synced == shownDepth(ts) &&
+                !stopped())) {
+    --ts->quantum;
+    return ts;
+  }
+  __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+  return nullptr;
+}
+
+/// Records a plain access on the fast path (see enterFast) and leaves.
+inline void putAccessFast(ThreadState *ts, unsigned kind, unsigned size,
+                          int64_t value, uint32_t loc, const void *addr) {
+  uint8_t *p = ts->buf + ts->len;
+  *p++ = static_cast<uint8_t>(kind | sizeCode(size) << RP_SIZE_SHIFT |
+                              (loc ? RP_HAS_SRC : 0));
+  p = putLocation(ts, p, key(addr));
+  p = putVarint(p, zigzag(value));
+  endRecord(ts, p, loc);
+  __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+}
+
+template <typename T> T plainLoad(const void *addr, uint32_t loc) {
+  ThreadState *ts = enterFast(kRecAccess);
+  if (RP_UNLIKELY(!ts))
+    return plainLoadSlow<T>(addr, loc);
+  T v;
+  memcpy(&v, addr, sizeof v);
+  putAccessFast(ts, RP_READ, sizeof v, signExtend(rawBits(v), sizeof v), loc,
+                addr);
+  noteRead(ts);
+  return v;
+}
+
+template <typename T> void plainStore(void *addr, T v, uint32_t loc) {
+  ThreadState *ts = enterFast(kRecAccess);
+  if (RP_UNLIKELY(!ts))
+    return plainStoreSlow<T>(addr, v, loc);
+  memcpy(addr, &v, sizeof v);
+  putAccessFast(ts, RP_WRITE, sizeof v, signExtend(rawBits(v), sizeof v), loc,
+                addr);
 }
 
 /// The largest power-of-two chunk (<= 8) that keeps every chunk of the
@@ -132,7 +191,7 @@ void copyRange(void *dst, const void *src, uint64_t n, bool recordRead,
               reinterpret_cast<const void *>(s + off), g, recordRead,
               recordWrite, loc);
   }
-  ts->lastReadSeq = 0;
+  __racepredict_read_seq = 0;
   leave(ts);
 }
 
@@ -140,8 +199,7 @@ template <typename T> T atomicLoad(T *addr, uint32_t loc) {
   ThreadState *ts = enter(kRecAtomic);
   T v = __atomic_load_n(addr, __ATOMIC_SEQ_CST);
   if (!ts) {
-    if (tlsState)
-      tlsState->lastReadSeq = 0;
+    __racepredict_read_seq = 0;
     return v;
   }
   uint64_t raw = rawBits(v);
@@ -228,8 +286,7 @@ template <typename T> T atomicRmw(T *addr, T v, uint32_t op, uint32_t loc) {
   while (!__atomic_compare_exchange_n(addr, &old, nv, false, __ATOMIC_SEQ_CST,
                                       __ATOMIC_SEQ_CST));
   if (!ts) {
-    if (tlsState)
-      tlsState->lastReadSeq = 0;
+    __racepredict_read_seq = 0;
     return old;
   }
   if (!stopped()) {
@@ -252,8 +309,7 @@ T atomicCas(T *addr, T expected, T desired, uint32_t loc) {
   bool ok = __atomic_compare_exchange_n(addr, &old, desired, false,
                                         __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
   if (!ts) {
-    if (tlsState)
-      tlsState->lastReadSeq = 0;
+    __racepredict_read_seq = 0;
     return old;
   }
   if (!stopped()) {
@@ -400,7 +456,10 @@ void __racepredict_branch_private(uint32_t loc) {
   leave(ts);
 }
 
-void __racepredict_branch_deps(uint32_t loc, void *seqs, uint32_t n) {
+/// branch_deps beyond the fast path: any number of dependences, unrecorded
+/// reads, the plain rule, stack records, waiting for the token.
+static __attribute__((noinline)) void branchDepsSlow(uint32_t loc, void *seqs,
+                                                     uint32_t n) {
   ThreadState *ts = enter(kRecBranch);
   if (!ts)
     return;
@@ -453,10 +512,32 @@ void __racepredict_branch_deps(uint32_t loc, void *seqs, uint32_t n) {
   leave(ts);
 }
 
-uint64_t __racepredict_last_read_seq(void) {
-  ThreadState *ts = tlsState;
-  return ts ? ts->lastReadSeq : 0;
+void __racepredict_branch_deps(uint32_t loc, void *seqs, uint32_t n) {
+  // The common case: one dependence, the fast path's conditions.
+  if (n == 1) {
+    if (ThreadState *ts = enterFast(kRecBranch)) {
+      uint64_t d = *static_cast<const uint64_t *>(seqs);
+      if (RP_LIKELY(d != 0)) {
+        if (d != ~uint64_t{0} && d >= ts->plainSeq &&
+            !(ts->prevDepCount == 1 && ts->prevDeps[0] == d)) {
+          ts->prevDepCount = 1;
+          ts->prevDeps[0] = d;
+          uint8_t *p = ts->buf + ts->len;
+          *p++ = static_cast<uint8_t>(RP_BRANCH | (loc ? RP_HAS_SRC : 0));
+          *p++ = 2; // one dependence
+          p = putVarint(p, ts->nextSeq - d);
+          endRecord(ts, p, loc);
+        }
+        __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+        return;
+      }
+      __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+    }
+  }
+  branchDepsSlow(loc, seqs, n);
 }
+
+RP_TLS uint64_t __racepredict_read_seq;
 
 void __racepredict_stack_alloc(void *addr, uint64_t size, uint32_t loc) {
   ThreadState *ts = enter(kRecAlloc);

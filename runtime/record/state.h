@@ -63,13 +63,14 @@ struct ThreadState {
   volatile uint32_t inHook;
   /// Events left in this thread's turn with the token (token.cpp).
   uint32_t quantum;
+  /// The categories the hooks' fast path may record (access_hooks.cpp
+  /// enterFast): events=, none once the thread ended or in replay mode or
+  /// with the fenced token.
+  uint32_t fastMask;
   /// A read (or failed trylock) was recorded since the last branch; a branch
   /// with none adds no constraint under the plain rule and is dropped.
   bool readsSinceBranch;
   bool ended;
-  /// Seq of the latest load hook's record, 0 if it was not recorded
-  /// (branch_deps).
-  uint64_t lastReadSeq;
   /// Seq of the last recorded plain branch (0: none) and the sorted
   /// dependences of the last recorded precise one: branches they cover are
   /// not recorded (access_hooks.cpp branchCovered).
@@ -117,6 +118,11 @@ struct Globals {
 
 extern Globals g;
 extern RP_TLS ThreadState *tlsState;
+} // namespace racepredict::rt
+/// Seq of this thread's latest load hook's record, 0 if it was not
+/// recorded: read by instrumented code for branch_deps (runtime.h).
+extern "C" RP_TLS uint64_t __racepredict_read_seq;
+namespace racepredict::rt {
 
 // --- spin locks (futex-free: held for a handful of instructions) ---------
 void spinSlow(volatile uint32_t *l);
@@ -352,7 +358,7 @@ inline ThreadState *enterAttached(uint32_t category) {
 /// branch_deps (which name it by its seq).
 inline void noteRead(ThreadState *ts) {
   ts->readsSinceBranch = true;
-  ts->lastReadSeq = ts->nextSeq - 1;
+  __racepredict_read_seq = ts->nextSeq - 1;
 }
 
 // --- lifecycle (trace_writer.cpp, init.cpp) -------------------------------

@@ -153,6 +153,11 @@ ThreadState *newThreadState(uint32_t threadKey) {
   ts->buf = static_cast<uint8_t *>(rawAlloc(ts->cap));
   ts->key = threadKey;
   ts->tid = static_cast<int>(syscall(SYS_gettid));
+  // branch_deps=all turns every decision into a plain branch: not the fast
+  // path's precise one.
+  ts->fastMask = gReplayOn || gTokenFence ? 0
+                 : g.opts.plainBranches   ? g.opts.eventMask & ~kRecBranch
+                                          : g.opts.eventMask;
   if (gReplayOn)
     replayAttach(ts);
   ThreadState *head = __atomic_load_n(&g.threads, __ATOMIC_ACQUIRE);
@@ -296,6 +301,7 @@ void recordSync(unsigned kind, uint32_t loc, const uint64_t *ops, int n,
 void threadEnd(ThreadState *ts) {
   // Recorded whatever events= says (kRecThread), and last: the thread hands
   // the token on for good.
+  ts->fastMask = 0;
   if (!enterAs(ts, kRecThread)) {
     ts->ended = true;
     return;

@@ -100,6 +100,10 @@ extern "C" {
  * __racepredict_func_enter pushes it onto the thread's shadow stack. */
 extern __thread uint32_t __racepredict_callsite;
 
+/* The seq of this thread's latest load hook's record (0: not recorded),
+ * read by instrumented code right after a load a decision depends on. */
+extern __thread uint64_t __racepredict_read_seq;
+
 /* Nonzero when the run asked for RVPredict's plain rule
  * (RACEPREDICT_OPTIONS=branch_deps=all): instrumented code calls
  * __racepredict_branch_private only then. */

@@ -15,7 +15,7 @@ void external_use(int *);
 
 // CHECK-LABEL: define{{.*}} void @branch_on_global
 // CHECK: call i32 @__racepredict_load4(
-// CHECK-NEXT: call i64 @__racepredict_last_read_seq()
+// CHECK-NEXT: load i64, i64* @__racepredict_read_seq
 // CHECK: call void @__racepredict_branch_deps(
 void branch_on_global(void) {
   if (g == 3)
@@ -133,7 +133,7 @@ void guarded_private(int n) {
 // branch_deps is called only when the site's read instance changed since
 // its last call in this invocation: a cache per site, compared inline.
 // CHECK-LABEL: define{{.*}} void @cached_deps
-// CHECK: [[SEQ:%[0-9]+]] = call i64 @__racepredict_last_read_seq()
+// CHECK: [[SEQ:%[0-9]+]] = load i64, i64* @__racepredict_read_seq
 // CHECK: [[LAST:%[0-9]+]] = load i64, i64* [[SLOT:%[0-9]+]]
 // CHECK: icmp eq i64 [[SEQ]], [[LAST]]
 // CHECK: store i64 [[SEQ]], i64* [[CACHE:%[0-9]+]]
@@ -150,7 +150,7 @@ void cached_deps(void) {
 // parallel phi and select of seqs name it (no plain rule).
 // CHECK-LABEL: define{{.*}} void @reloaded_bound
 // CHECK: phi i64
-// CHECK: [[RELOAD:%[0-9]+]] = call i64 @__racepredict_last_read_seq()
+// CHECK: [[RELOAD:%[0-9]+]] = load i64, i64* @__racepredict_read_seq
 // CHECK: select i1 {{%[0-9]+}}, i64 [[RELOAD]], i64
 // CHECK-NOT: call void @__racepredict_branch(
 // CHECK: call void @__racepredict_branch_deps(
