@@ -15,22 +15,21 @@ constexpr unsigned kMaxDepth = 24;
 constexpr unsigned kMaxVisits = 512;
 } // namespace
 
-void BranchDependences::collect(Value *V, SmallSetVector<Value *, 8> &Deps,
-                                bool &Precise, bool &UsesArgs) {
+void BranchDependences::collect(Value *V, Dependences &D) {
   SmallPtrSet<Value *, 16> Seen;
-  collect(V, Deps, Precise, UsesArgs, Seen, 0);
+  collect(V, D, Seen, 0);
 }
 
-void BranchDependences::collect(Value *V, SmallSetVector<Value *, 8> &Deps,
-                                bool &Precise, bool &UsesArgs,
+void BranchDependences::collect(Value *V, Dependences &D,
                                 SmallPtrSetImpl<Value *> &Seen,
                                 unsigned Depth) {
+  bool &Precise = D.Precise;
   if (!Precise || isa<Constant>(V) || isa<AllocaInst>(V) ||
       !Seen.insert(V).second)
     return;
   auto Add = [&](Value *Dep) {
-    Deps.insert(Dep);
-    if (Deps.size() > kMaxDeps)
+    D.Reads.insert(Dep);
+    if (D.Reads.size() > kMaxDeps)
       Precise = false;
   };
   if (auto *LI = dyn_cast<LoadInst>(V)) {
@@ -66,7 +65,7 @@ void BranchDependences::collect(Value *V, SmallSetVector<Value *, 8> &Deps,
       Precise = false;
     else
       for (Value *Op : cast<Instruction>(V)->operands())
-        collect(Op, Deps, Precise, UsesArgs, Seen, Depth + 1);
+        collect(Op, D, Seen, Depth + 1);
     return;
   }
   if (isa<LoadInst>(V)) {
@@ -75,19 +74,29 @@ void BranchDependences::collect(Value *V, SmallSetVector<Value *, 8> &Deps,
       Precise = false;
     return;
   }
-  if (isa<Argument>(V)) {
-    UsesArgs = true; // the caller's reads: the entry branch covers them
+  if (auto *II = dyn_cast<IntrinsicInst>(V))
+    if (!II->mayReadOrWriteMemory() && !II->mayHaveSideEffects()) {
+      // llvm.smax, llvm.abs, ...: a function of the operands.
+      for (Value *Op : II->args())
+        collect(Op, D, Seen, Depth + 1);
+      return;
+    }
+  if (isa<Argument>(V) || (isa<CallInst>(V) && !isa<IntrinsicInst>(V))) {
+    // Fixed by the reads before the call (the caller's, or the callee's
+    // and the caller's): a plain branch at entry / after the call stands
+    // for them.
+    D.Anchors.insert(V);
     return;
   }
   if (Depth > kMaxDepth || isa<CallBase>(V) || isa<AtomicRMWInst>(V) ||
       isa<AtomicCmpXchgInst>(V) || !isa<Instruction>(V)) {
-    // Values from callees or atomics carry reads the pass cannot name: the
+    // Invokes, atomics and the like carry reads the pass cannot name: the
     // plain rule (all earlier reads) is the sound fallback.
     Precise = false;
     return;
   }
   for (Value *Op : cast<Instruction>(V)->operands())
-    collect(Op, Deps, Precise, UsesArgs, Seen, Depth + 1);
+    collect(Op, D, Seen, Depth + 1);
 }
 
 BranchDependences::Carry

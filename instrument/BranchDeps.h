@@ -7,9 +7,10 @@
 // say), named at run time by a parallel phi of read seqs. A decision that
 // reaches a value of unknown provenance (a call's result, an atomic, a
 // private slot or phi fed by several reads) cannot name its reads and falls
-// back to RVPredict's plain rule. A function argument is fixed by the reads
-// before the call: the pass records one plain branch at function entry for
-// such decisions (argument dependences) and they stay precise.
+// back to RVPredict's plain rule. A function argument or a call's result is
+// fixed by the reads before the call: the pass records one plain branch at
+// function entry or right after the call for such decisions, which stay
+// precise.
 //
 #pragma once
 
@@ -34,12 +35,18 @@ public:
                     llvm::function_ref<bool(llvm::Value *)> IsShared)
       : ScalarLoads(ScalarLoads), IsShared(IsShared) {}
 
-  /// What a decision on `V` depends on: loads and one-read phis in `Deps`;
-  /// `UsesArgs` when a function argument flows in (the caller's reads:
-  /// needs the entry branch); `Precise` cleared when the reads cannot be
-  /// named (then the plain rule applies).
-  void collect(llvm::Value *V, llvm::SmallSetVector<llvm::Value *, 8> &Deps,
-               bool &Precise, bool &UsesArgs);
+  /// What a decision depends on.
+  struct Dependences {
+    /// Loads and one-read phis/selects: the read instances, named by seq.
+    llvm::SmallSetVector<llvm::Value *, 8> Reads;
+    /// Arguments and call results: fixed by every read before the call,
+    /// for which a plain branch at function entry / right after the call
+    /// stands (the pass records it).
+    llvm::SmallSetVector<llvm::Value *, 4> Anchors;
+    /// Cleared when the reads cannot be named: the plain rule applies.
+    bool Precise = true;
+  };
+  void collect(llvm::Value *V, Dependences &D);
 
   /// The i64 seq of the read instance a dependence from collect() carries,
   /// building the parallel phis of seqs it needs; `LoadSeq` gives a load's
@@ -51,8 +58,7 @@ public:
 private:
   /// How many read instances a phi's value can carry.
   enum class Carry { ReadFree, Cycle, OneRead, Bad };
-  void collect(llvm::Value *V, llvm::SmallSetVector<llvm::Value *, 8> &Deps,
-               bool &Precise, bool &UsesArgs,
+  void collect(llvm::Value *V, Dependences &D,
                llvm::SmallPtrSetImpl<llvm::Value *> &Seen, unsigned Depth);
   Carry carried(llvm::Value *V, llvm::SmallPtrSetImpl<llvm::Value *> &Open,
                 unsigned Depth);

@@ -58,7 +58,6 @@ struct Decision {
   /// Loads and one-read phis (BranchDeps.h), filled before any rewriting.
   SmallVector<Value *, kMaxDeps> Deps;
   bool Precise = true;
-  bool UsesArgs = false; ///< needs the function's entry branch
 };
 
 class FunctionInstrumenter {
@@ -72,7 +71,7 @@ private:
   bool isShared(Value *Ptr);
   bool isScalar(Type *T) const;
   void emitDecision(const Decision &D);
-  void emitEntryBranch();
+  void emitAnchorBranches(ArrayRef<Value *> Anchors);
   void rewriteLoad(LoadInst *LI);
   void rewriteStore(StoreInst *SI);
   void rewriteRmw(AtomicRMWInst *RI);
@@ -161,12 +160,24 @@ void FunctionInstrumenter::emitDecision(const Decision &D) {
   emitPreciseDecision(H, D.Site, DepSeqs, DepArray);
 }
 
-void FunctionInstrumenter::emitEntryBranch() {
-  BasicBlock &Entry = F.getEntryBlock();
-  Instruction *At = &*Entry.getFirstInsertionPt();
+void FunctionInstrumenter::emitAnchorBranches(ArrayRef<Value *> Anchors) {
+  bool Entry = false;
+  for (Value *A : Anchors) {
+    if (isa<Argument>(A)) {
+      Entry = true;
+      continue;
+    }
+    auto *CI = cast<CallInst>(A);
+    IRBuilder<> IRB(CI->getNextNode());
+    IRB.CreateCall(H.get("branch"), {H.loc(IRB, *CI)});
+  }
+  if (!Entry)
+    return;
+  BasicBlock &EntryBB = F.getEntryBlock();
+  Instruction *At = &*EntryBB.getFirstInsertionPt();
   // The location of the function's first statement.
   Instruction *Located = At;
-  for (Instruction &I : Entry)
+  for (Instruction &I : EntryBB)
     if (I.getDebugLoc()) {
       Located = &I;
       break;
@@ -393,24 +404,28 @@ bool FunctionInstrumenter::run() {
     }
     return S;
   };
-  bool NeedsEntryBranch = false;
+  SmallSetVector<Value *, 8> Anchors;
   for (Decision &D : Decisions) {
-    SmallSetVector<Value *, 8> Deps;
-    BD.collect(D.Cond, Deps, D.Precise, D.UsesArgs);
+    BranchDependences::Dependences Deps;
+    BD.collect(D.Cond, Deps);
+    for (Value *A : Deps.Anchors)
+      if (auto *CI = dyn_cast<CallInst>(A); CI && CI->isMustTailCall())
+        Deps.Precise = false; // nothing may come between it and the return
+    D.Precise = Deps.Precise;
     if (!D.Precise)
       continue;
-    NeedsEntryBranch |= D.UsesArgs;
-    D.Deps.assign(Deps.begin(), Deps.end());
+    Anchors.insert(Deps.Anchors.begin(), Deps.Anchors.end());
+    D.Deps.assign(Deps.Reads.begin(), Deps.Reads.end());
     for (Value *Dep : D.Deps)
       if (!Seqs.count(Dep)) {
         Value *S = BD.seqOf(Dep, LoadSeq);
         Seqs[Dep] = S;
       }
   }
-  // Decisions on arguments depend on the caller's reads before the call: a
-  // plain branch at entry stands for them (docs/dependences.md).
-  if (NeedsEntryBranch)
-    emitEntryBranch();
+  // Decisions on arguments or call results depend on the reads before the
+  // call: a plain branch at entry or right after the call stands for them
+  // (docs/dependences.md).
+  emitAnchorBranches(Anchors.getArrayRef());
   // Stack objects come to life first, so that reuse of their addresses by
   // later frames or threads is not reported as a race.
   if (!StackObjects.empty()) {

@@ -176,6 +176,19 @@ void reloaded_bound(void) {
 // CHECK: call void @__racepredict_store8(
 void address_from_args(long *p, long i) { p[i] = 1; }
 
+// A call's result is fixed by the reads before the call returned: one plain
+// branch right after the call stands for them, and the access through the
+// returned pointer gets a read-free decision (guarded branch_private).
+long *make(void);
+// CHECK-LABEL: define{{.*}} void @address_from_call
+// CHECK: call i64* @make()
+// CHECK-NOT: call
+// CHECK: call void @__racepredict_branch(
+// CHECK-NOT: call void @__racepredict_branch(
+// CHECK: call void @__racepredict_branch_private(
+// CHECK: call void @__racepredict_store8(
+void address_from_call(void) { make()[3] = 1; }
+
 // The store's address is the load's (one GEP): its decision repeats the
 // dominating one and is not recorded again.
 long arr[16];
