@@ -30,6 +30,7 @@ CASES = [
     ("shared_counters.c", ["2"], "10000000", "200000"),
     ("work_queue.c", ["2"], "200000", "20000"),
     ("cxx_containers.cpp", ["2"], "1000000", "30000"),
+    ("private_work.c", ["2"], "20000", "500"),
 ]
 
 
@@ -90,7 +91,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build", nargs="?", default=os.path.join(ROOT, "build"))
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--reps", type=int, default=5)
     a = ap.parse_args()
     racepredict = os.path.join(a.build, "bin", "racepredict")
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short",
@@ -102,9 +103,10 @@ def main():
     print("commit:", commit.strip())
     print()
     print("| program | args | plain s (cpu) | TSan s (cpu) | racepredict s (cpu)"
-          " | slowdown TSan / racepredict (cpu) | peak MB plain / TSan / "
-          "racepredict | events | trace MB | bytes/event |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+          " | slowdown TSan / racepredict (cpu) | racepredict ÷ TSan, cpu "
+          "(wall) | peak MB plain / TSan / racepredict | events | trace MB | "
+          "bytes/event |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
         for src, args, full, quick in CASES:
             bins = compile_all(a.build, src, tmp)
@@ -121,6 +123,7 @@ def main():
                   f"({plain[1]:.2f}) | {tsan[0]:.2f} ({tsan[1]:.2f}) | "
                   f"{rp[0]:.2f} ({rp[1]:.2f}) | "
                   f"{ratio(tsan[1], plain[1])} / {ratio(rp[1], plain[1])} | "
+                  f"{ratio(rp[1], tsan[1])} ({ratio(rp[0], tsan[0])}) | "
                   f"{plain[2]:.0f} / {tsan[2]:.0f} / {rp[2]:.0f} | {events} | "
                   f"{size / 1e6:.1f} | {size / events:.1f} |", flush=True)
             os.remove(trace)

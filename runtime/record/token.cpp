@@ -178,7 +178,10 @@ bool waitForToken(ThreadState *ts) {
   uint64_t seenSeq = 0;
   unsigned stalledMs = 0;
   for (;;) {
-    futexWait(&ts->tokenWord, 0, 1000000); // 1 ms
+    // The oldest waiter looks every millisecond whether to take the token
+    // (below); the others only need to notice that recording stopped.
+    bool first = __atomic_load_n(&gQueue.head, __ATOMIC_RELAXED) == ts;
+    futexWait(&ts->tokenWord, 0, first ? 1000000 : 20000000);
     if (__atomic_load_n(&ts->tokenWord, __ATOMIC_ACQUIRE))
       return true;
     if (stopped()) {
