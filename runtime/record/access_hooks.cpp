@@ -90,7 +90,10 @@ __attribute__((noinline)) void plainStoreSlow(void *addr, T v, uint32_t loc) {
 /// is already in the trace, its buffer has room for the record and
 /// nothing unusual is on (replay, the fenced token, events= without the
 /// category: fastMask). Returns null, having changed nothing, otherwise;
-/// else the caller records and lowers inHook itself.
+/// else the caller records and lowers inHook itself. Recording stopped is
+/// not checked: a record written after the exit flusher's snapshot is
+/// simply not written out (flushing, on the general path, checks it), and
+/// the room check keeps the buffer from overflowing meanwhile.
 inline ThreadState *enterFast(uint32_t category) {
   ThreadState *ts = tlsState;
   if (RP_UNLIKELY(!ts || ts->inHook || !(ts->fastMask & category)))
@@ -99,8 +102,8 @@ inline ThreadState *enterFast(uint32_t category) {
   __atomic_signal_fence(__ATOMIC_SEQ_CST); // Dekker with a stealer: enterAs
   if (RP_LIKELY(__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) == ts &&
                 ts->quantum > 1 && ts->len + kMaxRecord <= ts->cap &&
-                ts->synced == ts->traceDepth && ts->synced == shownDepth(ts) &&
-                !stopped())) {
+                ts->synced == ts->traceDepth &&
+                ts->synced == shownDepth(ts))) {
     --ts->quantum;
     return ts;
   }
@@ -116,7 +119,7 @@ inline void putAccessFast(ThreadState *ts, unsigned kind, unsigned size,
                               (loc ? RP_HAS_SRC : 0));
   p = putLocation(ts, p, key(addr));
   p = putVarint(p, zigzag(value));
-  endRecord(ts, p, loc);
+  endRecordFast(ts, p, loc);
   __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
 }
 
@@ -526,7 +529,7 @@ void __racepredict_branch_deps(uint32_t loc, void *seqs, uint32_t n) {
           *p++ = static_cast<uint8_t>(RP_BRANCH | (loc ? RP_HAS_SRC : 0));
           *p++ = 2; // one dependence
           p = putVarint(p, ts->nextSeq - d);
-          endRecord(ts, p, loc);
+          endRecordFast(ts, p, loc);
         }
         __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
         return;

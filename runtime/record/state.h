@@ -311,6 +311,14 @@ inline void endRecord(ThreadState *ts, uint8_t *p, uint32_t loc) {
   ++ts->events;
   ++ts->nextSeq;
 }
+/// endRecord for the hooks' fast path, which writes no stack record.
+inline void endRecordFast(ThreadState *ts, uint8_t *p, uint32_t loc) {
+  if (loc)
+    p = putVarint(p, loc);
+  publishRecords(ts, p, 1);
+  ++ts->events;
+  ++ts->nextSeq;
+}
 
 /// v2 size codes of access records (format.h).
 inline unsigned sizeCode(unsigned size) {
