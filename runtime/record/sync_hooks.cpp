@@ -135,15 +135,22 @@ int lockTimed(L *l, T tryFn, B timedFn, unsigned kind, uint32_t loc) {
   return r2 == 0 ? 0 : r;
 }
 
-template <typename L, typename F> int release(L *l, F unlockFn, uint32_t loc) {
+/// A call that cannot block (unlock, sem_post, sem_trywait), made with the
+/// token and recorded as `kind` when it succeeds: no other thread can
+/// record anything between the call and its event.
+template <typename L, typename F>
+int callRecorded(L *l, F fn, unsigned kind, uint32_t loc) {
   ThreadState *ts = enter(kRecSync);
   if (!ts)
-    return unlockFn(l);
-  int r = unlockFn(l);
+    return fn(l);
+  int r = fn(l);
   if (r == 0)
-    recordObj(ts, RP_RELEASE, l, loc);
+    recordObj(ts, kind, l, loc);
   leave(ts);
   return r;
+}
+template <typename L, typename F> int release(L *l, F unlockFn, uint32_t loc) {
+  return callRecorded(l, unlockFn, RP_RELEASE, loc);
 }
 
 /// Records a semaphore wait that returned `r` (0: decremented) without the
@@ -343,15 +350,8 @@ int __racepredict_sem_init(sem_t *s, int pshared, unsigned value,
   return r;
 }
 int __racepredict_sem_post(sem_t *s, uint32_t loc) {
-  ThreadState *ts = enter(kRecSync);
-  if (!ts)
-    return real_sem_post()(s);
   // With the token: no wait can record its return before this post.
-  int r = real_sem_post()(s);
-  if (r == 0)
-    recordObj(ts, RP_SEMPOST, s, loc);
-  leave(ts);
-  return r;
+  return callRecorded(s, real_sem_post(), RP_SEMPOST, loc);
 }
 int __racepredict_sem_wait(sem_t *s, uint32_t loc) {
   auto wait = [](sem_t *x) { return real_sem_wait()(x); };
@@ -364,14 +364,7 @@ int __racepredict_sem_trywait(sem_t *s, uint32_t loc) {
     preBlock(s, RP_SEMWAIT, loc, false);
     return semDone(postBlock(real_sem_trywait()(s)), s, loc);
   }
-  ThreadState *ts = enter(kRecSync);
-  if (!ts)
-    return real_sem_trywait()(s);
-  int r = real_sem_trywait()(s);
-  if (r == 0)
-    recordObj(ts, RP_SEMWAIT, s, loc);
-  leave(ts);
-  return r;
+  return callRecorded(s, real_sem_trywait(), RP_SEMWAIT, loc);
 }
 int __racepredict_sem_timedwait(sem_t *s, const struct timespec *t,
                                 uint32_t loc) {

@@ -15,9 +15,7 @@ namespace {
 
 using B = BinaryBuilder;
 
-uint64_t zz(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
+uint64_t zz(int64_t v) { return codec::zigzag(v); }
 /// A v3 8-byte access record: order delta, location delta, value (no src).
 std::string access(uint8_t kind, int64_t orderDelta, int64_t locDelta,
                    int64_t value) {

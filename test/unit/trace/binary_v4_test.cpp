@@ -20,9 +20,7 @@ namespace {
 
 using B = BinaryBuilder;
 
-uint64_t zz(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
+uint64_t zz(int64_t v) { return codec::zigzag(v); }
 /// A v4 access record of `size` (1, 4 or 8) bytes: location delta, value.
 std::string access(uint8_t kind, int64_t locDelta, int64_t value,
                    unsigned size = 8) {
