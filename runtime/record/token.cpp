@@ -154,7 +154,12 @@ bool tokenSteal(ThreadState *ts, ThreadState *holder) {
   for (unsigned spins = 0;
        __atomic_load_n(&holder->inHook, __ATOMIC_ACQUIRE) == kInHook; ++spins)
     spins < 128 ? __builtin_ia32_pause() : (void)sched_yield();
-  gQueue.nextSeq = __atomic_load_n(&holder->nextSeq, __ATOMIC_ACQUIRE);
+  // The sequence goes on from the holder's next seq if it recorded since it
+  // got the token, else from what its predecessor published (a holder
+  // robbed before it ran still has the seq of its previous turn).
+  uint64_t held = __atomic_load_n(&holder->nextSeq, __ATOMIC_ACQUIRE);
+  if (held > gQueue.nextSeq)
+    gQueue.nextSeq = held;
   return true;
 }
 
