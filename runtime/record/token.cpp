@@ -29,6 +29,8 @@
 //
 #include "state.h"
 
+#include "../common/raw_io.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -163,6 +165,21 @@ bool tokenSteal(ThreadState *ts, ThreadState *holder) {
   return true;
 }
 
+/// A holder that stays inside a hook (waitForToken): warns, and writes the
+/// trace up to here as the exit path does; every hook records nothing
+/// from now on, so no thread waits for the token again.
+void abandonRecording(ThreadState *holder) {
+  RawBuf b;
+  b.str("racepredict: warning: thread t")
+      .num(holder->key)
+      .str(" has stayed inside a recording hook for ")
+      .num(g.opts.stuck_hook_ms)
+      .str(" ms (a signal handler that jumped out of a faulting access?); "
+           "recording stops here, the trace ends with what was recorded\n");
+  writeAll(2, b.data, b.len);
+  finishTrace(false);
+}
+
 /// Queues `ts` and waits until the token is handed to it (or taken by it).
 /// False when recording stopped meanwhile (the caller does not record).
 bool waitForToken(ThreadState *ts) {
@@ -181,7 +198,7 @@ bool waitForToken(ThreadState *ts) {
 
   ThreadState *seen = nullptr;
   uint64_t seenSeq = 0;
-  unsigned stalledMs = 0;
+  unsigned stalledMs = 0, stuckMs = 0;
   for (;;) {
     // The oldest waiter looks every millisecond whether to take the token
     // (below); the others only need to notice that recording stopped.
@@ -209,13 +226,23 @@ bool waitForToken(ThreadState *ts) {
     if (holder != seen || progress != seenSeq) {
       seen = holder;
       seenSeq = progress;
-      stalledMs = 0;
+      stalledMs = stuckMs = 0;
       continue;
     }
     ++stalledMs;
-    if (__atomic_load_n(&gQueue.head, __ATOMIC_RELAXED) != ts ||
-        __atomic_load_n(&holder->inHook, __ATOMIC_ACQUIRE) == kInHook)
+    if (__atomic_load_n(&gQueue.head, __ATOMIC_RELAXED) != ts)
       continue;
+    if (__atomic_load_n(&holder->inHook, __ATOMIC_ACQUIRE) == kInHook) {
+      // Hooks are short: one that lasts is a thread that left it by
+      // longjmp (from a fault inside the access) or is stopped. Taking the
+      // token is unsafe, waiting forever a hang: stop recording instead.
+      if (++stuckMs >= g.opts.stuck_hook_ms) {
+        abandonRecording(holder);
+        return false;
+      }
+      continue;
+    }
+    stuckMs = 0;
     if ((stalledMs >= kStealAsleepMs && notRunning(holder->tid)) ||
         stalledMs >= kStealRunningMs) {
       if (tokenSteal(ts, holder))

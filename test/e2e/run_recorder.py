@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Recorder behaviour: default trace name <prog>.<pid>.rptrace, the events=
 filter, and a complete (END-terminated, consistent) trace after return,
-exit() from a thread, abort() and a fatal signal."""
+exit() from a thread, abort(), a fatal signal, and a thread that jumped out
+of a recording hook (recording stops with a warning; the program finishes)."""
 import argparse
 import glob
 import os
@@ -52,6 +53,21 @@ def main():
         check("acq" in kinds and "wr" in kinds, f"{mode}: events missing")
         r = subprocess.run([a.racepredict, "check-trace", trace])
         check(r.returncode == 0, f"{mode}: inconsistent trace")
+
+    # A thread left inside a hook (SIGSEGV handler siglongjmp'd out of the
+    # faulting load) keeps the token: the recorder must give up, not hang.
+    trace = os.path.join(a.workdir, "mode-longjmp.rptrace")
+    env["RACEPREDICT_OPTIONS"] = f"trace={trace}:stuck_hook_ms=200"
+    p = subprocess.run([exe, "longjmp"], env=env, timeout=60,
+                       capture_output=True, text=True)
+    check(p.returncode == 0, f"longjmp: exit status {p.returncode}")
+    check("has stayed inside a recording hook for 200 ms" in p.stderr,
+          f"longjmp: no warning on stderr: {p.stderr!r}")
+    events, _, ended = rptrace_dump.decode(trace)
+    check(ended, "longjmp: no END block")
+    check("acq" in [e[2] for e in events], "longjmp: events missing")
+    r = subprocess.run([a.racepredict, "check-trace", trace])
+    check(r.returncode == 0, "longjmp: inconsistent trace")
 
     trace = os.path.join(a.workdir, "sync-only.rptrace")
     env["RACEPREDICT_OPTIONS"] = f"trace={trace}:events=sync"

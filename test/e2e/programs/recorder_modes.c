@@ -1,6 +1,11 @@
 /* Ends in the way argv[1] says (return, exit from a thread, abort, SIGSEGV)
- * so that run_recorder.py can check the trace is complete in each case. */
+ * so that run_recorder.py can check the trace is complete in each case.
+ * `longjmp`: the worker faults inside the recorder's load hook (a load
+ * through a bad pointer) and its SIGSEGV handler jumps out of the hook:
+ * the thread keeps the recording token forever, and main must still
+ * finish (the recorder gives up after stuck_hook_ms and writes the trace). */
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +13,22 @@
 int x;
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 const char *mode = "return";
+int *volatile bad = (int *)16;
+static sigjmp_buf recover;
+
+static void onSegv(int sig) {
+  (void)sig;
+  siglongjmp(recover, 1);
+}
+
+static void faultInsideAHook(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = onSegv;
+  sigaction(SIGSEGV, &sa, NULL);
+  if (sigsetjmp(recover, 1) == 0)
+    x += *bad;
+}
 
 static void *worker(void *arg) {
   (void)arg;
@@ -20,6 +41,8 @@ static void *worker(void *arg) {
     abort();
   if (!strcmp(mode, "segv"))
     raise(SIGSEGV);
+  if (!strcmp(mode, "longjmp"))
+    faultInsideAHook();
   return NULL;
 }
 
