@@ -135,6 +135,21 @@ void serializeAllThreads() {
     syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
 }
 
+/// A holder that stays inside a hook (waitForToken, tokenSteal): warns, and
+/// writes the trace up to here as the exit path does; every hook records
+/// nothing from now on, so no thread waits for the token again.
+void abandonRecording(ThreadState *holder) {
+  RawBuf b;
+  b.str("racepredict: warning: thread t")
+      .num(holder->key)
+      .str(" has stayed inside a recording hook for ")
+      .num(g.opts.stuck_hook_ms)
+      .str(" ms (a signal handler that jumped out of a faulting access?); "
+           "recording stops here, the trace ends with what was recorded\n");
+  writeAll(2, b.data, b.len);
+  finishTrace(false);
+}
+
 /// Takes the token from `holder`, which has not recorded for a long time
 /// (or nobody holds it). `ts` is the oldest waiter. True when `ts` holds
 /// the token now.
@@ -153,9 +168,23 @@ bool tokenSteal(ThreadState *ts, ThreadState *holder) {
   serializeAllThreads();
   // The holder either is inside a hook that read the old holder (let it
   // finish: hooks do not block while they hold the token) or will read us.
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
   for (unsigned spins = 0;
-       __atomic_load_n(&holder->inHook, __ATOMIC_ACQUIRE) == kInHook; ++spins)
-    spins < 128 ? __builtin_ia32_pause() : (void)sched_yield();
+       __atomic_load_n(&holder->inHook, __ATOMIC_ACQUIRE) == kInHook; ++spins) {
+    if (spins < 128) {
+      __builtin_ia32_pause();
+      continue;
+    }
+    sched_yield();
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    int64_t ms = (now.tv_sec - start.tv_sec) * 1000 +
+                 (now.tv_nsec - start.tv_nsec) / 1000000;
+    if (ms >= static_cast<int64_t>(g.opts.stuck_hook_ms)) { // stays inside
+      abandonRecording(holder);
+      return true; // ours, but nothing records any more
+    }
+  }
   // The sequence goes on from the holder's next seq if it recorded since it
   // got the token, else from what its predecessor published (a holder
   // robbed before it ran still has the seq of its previous turn).
@@ -163,21 +192,6 @@ bool tokenSteal(ThreadState *ts, ThreadState *holder) {
   if (held > gQueue.nextSeq)
     gQueue.nextSeq = held;
   return true;
-}
-
-/// A holder that stays inside a hook (waitForToken): warns, and writes the
-/// trace up to here as the exit path does; every hook records nothing
-/// from now on, so no thread waits for the token again.
-void abandonRecording(ThreadState *holder) {
-  RawBuf b;
-  b.str("racepredict: warning: thread t")
-      .num(holder->key)
-      .str(" has stayed inside a recording hook for ")
-      .num(g.opts.stuck_hook_ms)
-      .str(" ms (a signal handler that jumped out of a faulting access?); "
-           "recording stops here, the trace ends with what was recorded\n");
-  writeAll(2, b.data, b.len);
-  finishTrace(false);
 }
 
 /// Queues `ts` and waits until the token is handed to it (or taken by it).
