@@ -102,8 +102,7 @@ inline ThreadState *enterFast(uint32_t category) {
   __atomic_signal_fence(__ATOMIC_SEQ_CST); // Dekker with a stealer: enterAs
   if (RP_LIKELY(__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) == ts &&
                 ts->quantum > 1 && ts->len + kMaxRecord <= ts->cap &&
-                ts->synced == ts->traceDepth &&
-                ts->synced == shownDepth(ts))) {
+                ts->synced == ts->traceDepth && ts->synced == shownDepth(ts))) {
     --ts->quantum;
     return ts;
   }
@@ -114,10 +113,8 @@ inline ThreadState *enterFast(uint32_t category) {
 /// Records a plain access on the fast path (see enterFast) and leaves.
 inline void putAccessFast(ThreadState *ts, unsigned kind, unsigned size,
                           int64_t value, uint32_t loc, const void *addr) {
-  uint8_t *p = ts->buf + ts->len;
-  *p++ = static_cast<uint8_t>(kind | sizeCode(size) << RP_SIZE_SHIFT |
-                              (loc ? RP_HAS_SRC : 0));
-  p = putLocation(ts, p, key(addr));
+  // The stack is in the trace (enterFast): no stack record.
+  uint8_t *p = putAccessHead(ts, ts->buf + ts->len, kind, key(addr), size, loc);
   p = putVarint(p, zigzag(value));
   endRecordFast(ts, p, loc);
   __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
@@ -504,13 +501,7 @@ static __attribute__((noinline)) void branchDepsSlow(uint32_t loc, void *seqs,
       ts->prevDeps[k] = uniq[k];
     if (RP_UNLIKELY(gReplayOn))
       replayCommit(ts, RP_BRANCH, loc, nullptr, 0, 0, 0);
-    // Dependences count back from this event's seq (format v4, as v2).
-    uint64_t self = ts->nextSeq;
-    uint8_t *p = beginCode(ts, RP_BRANCH, loc);
-    p = putVarint(p, m + 1);
-    for (uint32_t k = 0; k < m; ++k)
-      p = putVarint(p, self - uniq[k]);
-    endRecord(ts, p, loc);
+    putBranchDeps(ts, beginCode(ts, RP_BRANCH, loc), uniq, m, loc, false);
   }
   leave(ts);
 }
@@ -525,11 +516,10 @@ void __racepredict_branch_deps(uint32_t loc, void *seqs, uint32_t n) {
             !(ts->prevDepCount == 1 && ts->prevDeps[0] == d)) {
           ts->prevDepCount = 1;
           ts->prevDeps[0] = d;
+          // The stack is in the trace (enterFast): no stack record.
           uint8_t *p = ts->buf + ts->len;
           *p++ = static_cast<uint8_t>(RP_BRANCH | (loc ? RP_HAS_SRC : 0));
-          *p++ = 2; // one dependence
-          p = putVarint(p, ts->nextSeq - d);
-          endRecordFast(ts, p, loc);
+          putBranchDeps(ts, p, &d, 1, loc, true);
         }
         __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
         return;

@@ -283,12 +283,18 @@ inline uint32_t shownDepth(const ThreadState *ts) {
   return ts->depth < kMaxFrames ? ts->depth : kMaxFrames;
 }
 
-/// Starts a record of `kind` (code byte plus RP_HAS_SRC) and the stack
-/// record that must precede it; returns the write cursor.
-inline uint8_t *beginCode(ThreadState *ts, unsigned kind, uint32_t loc) {
+/// Where the next record goes: after the stack record it needs, if the
+/// call stack changed since the thread's previous event.
+inline uint8_t *beginRecord(ThreadState *ts) {
   uint8_t *p = ts->buf + ts->len;
   if (RP_UNLIKELY(ts->synced != ts->traceDepth || ts->synced != shownDepth(ts)))
     p = putStackRecord(ts, p);
+  return p;
+}
+/// Starts a record of `kind` (code byte plus RP_HAS_SRC) and the stack
+/// record that must precede it; returns the write cursor.
+inline uint8_t *beginCode(ThreadState *ts, unsigned kind, uint32_t loc) {
+  uint8_t *p = beginRecord(ts);
   *p++ = static_cast<uint8_t>(kind | (loc ? RP_HAS_SRC : 0));
   return p;
 }
@@ -333,15 +339,36 @@ inline uint8_t *putLocation(ThreadState *ts, uint8_t *p, uint64_t lkey) {
   ts->prevLoc = lkey;
   return p;
 }
-/// Starts an access record: code with size code, location, [size].
-inline uint8_t *beginAccess(ThreadState *ts, unsigned kind, uint64_t lkey,
-                            unsigned size, uint32_t loc) {
+/// Writes an access record's code (with size code), location and [size]
+/// at `p` (after any stack record).
+inline uint8_t *putAccessHead(ThreadState *ts, uint8_t *p, unsigned kind,
+                              uint64_t lkey, unsigned size, uint32_t loc) {
   unsigned sc = sizeCode(size);
-  uint8_t *p = beginCode(ts, kind | sc << RP_SIZE_SHIFT, loc);
+  *p++ =
+      static_cast<uint8_t>(kind | sc << RP_SIZE_SHIFT | (loc ? RP_HAS_SRC : 0));
   p = putLocation(ts, p, lkey);
   if (sc == RP_SIZE_VARINT)
     p = putVarint(p, size);
   return p;
+}
+/// Starts an access record: stack record if due, code, location, [size].
+inline uint8_t *beginAccess(ThreadState *ts, unsigned kind, uint64_t lkey,
+                            unsigned size, uint32_t loc) {
+  return putAccessHead(ts, beginRecord(ts), kind, lkey, size, loc);
+}
+/// Writes a branch record's body at `p`: its `m` dependences as seq
+/// distances back from this event's seq (format v4), then the source id;
+/// commits it.
+inline void putBranchDeps(ThreadState *ts, uint8_t *p, const uint64_t *deps,
+                          uint32_t m, uint32_t loc, bool fast) {
+  uint64_t self = ts->nextSeq;
+  p = putVarint(p, m + 1);
+  for (uint32_t k = 0; k < m; ++k)
+    p = putVarint(p, self - deps[k]);
+  if (fast)
+    endRecordFast(ts, p, loc);
+  else
+    endRecord(ts, p, loc);
 }
 
 /// Records an event whose operands are `n` varints (sync events).

@@ -1,10 +1,10 @@
 /* Consistency under contention: four threads race on a few shared words
- * (plain, atomic, locked, memcpy'd, and an unaligned word that straddles a
- * 64-byte line), contend with try-locks and timed locks on a mutex others
- * block on, meet at a barrier, hand a turn over a condition variable, and
- * one of them writes a shared word from uninstrumented code. Any flaw in
- * the recorder's token protocol (a try-lock recorded as failed while the
- * trace shows the lock free, an acquisition recorded out of order) or in
+ * (plain 8- and 2-byte, atomic, locked, memcpy'd, and an unaligned word
+ * that straddles a 64-byte line), contend with try-locks and timed locks on a
+ * mutex others block on, meet at a barrier, hand a turn over a condition
+ * variable, and one of them writes a shared word from uninstrumented code. Any
+ * flaw in the recorder's token protocol (a try-lock recorded as failed while
+ * the trace shows the lock free, an acquisition recorded out of order) or in
  * the reader's renaming after hidden writes (docs/recording.md) would show
  * up as a read that disagrees with the last write in the trace, or a lock or
  * barrier out of order. Checked with check-trace only (the analysis is not
@@ -22,6 +22,7 @@
 #define ROUNDS 5000
 
 long plain[2];
+short halves[2]; // 2-byte accesses: records with an explicit size
 atomic_long counter;
 long locked;
 long block[4];
@@ -71,6 +72,7 @@ static void *worker(void *arg) {
   long copy[4];
   for (long i = 0; i < ROUNDS; ++i) {
     plain[i & 1] = plain[(i + 1) & 1] + id;
+    halves[i & 1] = (short)(halves[(i + 1) & 1] + id);
     atomic_fetch_add(&counter, 1);
     if ((i & 7) == 0) {
       pthread_mutex_lock(&m);
