@@ -93,24 +93,10 @@ int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
   spinUnlock(&gCondLock);
   if (mark)
     r = 0; // a notify reached us even if the deadline passed meanwhile
-  // The return half: the mutex again, taken like pthread_mutex_lock does
-  // (sync_hooks.cpp), and the wait recorded with the notify that woke us.
+  // The return half: the mutex again, taken like pthread_mutex_lock does,
+  // and the wait recorded with the notify that woke us.
   uint64_t ops[3] = {key(c), key(m), mark == kUnrecorded ? 0 : mark};
-  if ((ts = enter(kRecSync))) {
-    if (tryWithToken(ts, m, real_pthread_mutex_trylock()) == 0) {
-      if (!stopped())
-        recordSimple(ts, RP_WAIT, loc, ops, 3);
-      leave(ts);
-      return r;
-    }
-    leaveToBlock(ts);
-  }
-  real_pthread_mutex_lock()(m);
-  // Owned but not recorded yet: a pending acquisition.
-  uint32_t *pending = pendingFor(key(m));
-  __atomic_add_fetch(pending, 1, __ATOMIC_SEQ_CST);
-  recordSync(RP_WAIT, loc, ops, 3);
-  __atomic_sub_fetch(pending, 1, __ATOMIC_RELEASE);
+  lockRecorded(m, RP_WAIT, loc, ops, 3);
   return r;
 }
 

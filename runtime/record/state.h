@@ -1,4 +1,4 @@
-//===- record/state.h - Recorder state: threads, the token, the shadow ----===//
+//===- record/state.h - Recorder state: threads, the token, encoding ------===//
 //
 // The recorder's consistency protocol (docs/recording.md, format v4): a
 // thread records only while it holds the *recording token* (token.cpp), so
@@ -18,6 +18,7 @@
 #include "../replay/replay.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -145,6 +146,11 @@ inline uint32_t *pendingFor(uintptr_t obj) {
   return &gPendingAcquires[static_cast<uint32_t>(obj >> 3) &
                            ((1u << kPendingBits) - 1)];
 }
+/// Locks `m` as pthread_mutex_lock's hook does (sync_hooks.cpp) and
+/// records the event `kind` with operands `ops` for it: the return half of
+/// a condition wait.
+int lockRecorded(pthread_mutex_t *m, unsigned kind, uint32_t loc,
+                 const uint64_t *ops, int n);
 
 // --- the recording token (token.cpp) ---------------------------------------
 /// The thread that may record now (null: nobody), alone on its cache line:
@@ -170,17 +176,6 @@ void tokenRelease(ThreadState *ts);
 /// first (one of them may own the lock this thread is about to wait for).
 /// False, keeping the token, when nobody waits.
 bool tokenYield(ThreadState *ts);
-/// Tries a lock (`tryFn` returns 0 or EBUSY like pthread_mutex_trylock)
-/// with the token, letting the token's waiters run between tries: the
-/// owner is usually one of them (sync_hooks.cpp). EBUSY: still taken after
-/// a few rounds, or nobody else waits for the token.
-template <typename L, typename T>
-int tryWithToken(ThreadState *ts, L *l, T tryFn) {
-  int r = tryFn(l);
-  for (int i = 0; r == EBUSY && i < 8 && tokenYield(ts); ++i)
-    r = tryFn(l);
-  return r;
-}
 /// Before a call that may block, outside the recorder: a holder hands the
 /// token on, so that other threads record while this one waits.
 void beforeBlocking();

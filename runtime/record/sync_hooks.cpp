@@ -43,41 +43,65 @@ void recordObj(ThreadState *ts, unsigned kind, const volatile void *obj,
     ts->readsSinceBranch = true; // branches depend on failed try-locks
 }
 
-/// Records the acquisition of a lock this thread got while it did not hold
-/// the token (see the file comment).
-int acquiredLate(int r, unsigned kind, const volatile void *obj, uint32_t loc) {
+/// Records the acquisition `kind` (operands `ops`, the object's key if
+/// none) that a blocking call returning `r` (0: acquired) made without the
+/// token; the object counts as pending until then (file comment).
+int acquiredLate(int r, unsigned kind, const volatile void *obj, uint32_t loc,
+                 const uint64_t *ops = nullptr, int n = 1) {
   if (r != 0)
     return r;
+  uint64_t own[1] = {objKey(obj)};
   uint32_t *pending = pendingFor(objKey(obj));
   __atomic_add_fetch(pending, 1, __ATOMIC_SEQ_CST);
-  uint64_t ops[1] = {objKey(obj)};
-  recordSync(kind, loc, ops, 1);
+  recordSync(kind, loc, ops ? ops : own, n);
   __atomic_sub_fetch(pending, 1, __ATOMIC_RELEASE);
   return r;
 }
 
-/// A blocking acquisition: tried with the token, else blocks without it.
-/// Replay gates before the real call instead (its turnstile decides who
-/// gets the lock).
+/// Tries a lock (`tryFn` returns 0 or EBUSY like pthread_mutex_trylock)
+/// with the token, letting the token's waiters run between tries: the
+/// owner is usually one of them. EBUSY: still taken after
+/// a few rounds, or nobody else waits for the token.
+template <typename L, typename T>
+int tryWithToken(ThreadState *ts, L *l, T tryFn) {
+  int r = tryFn(l);
+  for (int i = 0; r == EBUSY && i < 8 && tokenYield(ts); ++i)
+    r = tryFn(l);
+  return r;
+}
+/// A blocking acquisition (lock, timed lock, semaphore wait, a condition
+/// wait's return): tried with the token (`tryFn` returns 0 or EBUSY),
+/// yielding to the token's waiters; else `blockFn` without the token, the
+/// acquisition recorded late. The event is `kind` on the object, or with
+/// operands `ops` when given. Replay gates before the real call instead
+/// (its turnstile decides who gets it).
+template <typename L, typename T, typename B>
+int acquire(L *l, T tryFn, B blockFn, unsigned kind, bool deadlockable,
+            uint32_t loc, const uint64_t *ops = nullptr, int n = 1) {
+  if (RP_UNLIKELY(gReplayOn)) {
+    preBlock(l, kind, loc, deadlockable);
+    return acquiredLate(postBlock(blockFn(l)), kind, l, loc, ops, n);
+  }
+  if (ThreadState *ts = enter(kRecSync)) {
+    int r = tryWithToken(ts, l, tryFn);
+    if (r == 0 || r == EOWNERDEAD) { // EOWNERDEAD: a robust mutex, acquired
+      if (ops && !stopped())
+        recordSimple(ts, kind, loc, ops, n);
+      else if (!ops)
+        recordObj(ts, kind, l, loc);
+      leave(ts);
+      return r;
+    }
+    leaveToBlock(ts);
+  } else {
+    beforeBlocking();
+  }
+  return acquiredLate(blockFn(l), kind, l, loc, ops, n);
+}
+
 template <typename L, typename T, typename B>
 int lockBlocking(L *l, T tryFn, B lockFn, unsigned kind, uint32_t loc) {
-  if (RP_UNLIKELY(gReplayOn)) {
-    preBlock(l, kind, loc, true);
-    return acquiredLate(postBlock(lockFn(l)), kind, l, loc);
-  }
-  ThreadState *ts = enter(kRecSync);
-  if (!ts) {
-    beforeBlocking();
-    return lockFn(l);
-  }
-  int r = tryWithToken(ts, l, tryFn);
-  if (r == 0 || r == EOWNERDEAD) { // EOWNERDEAD: a robust mutex, acquired
-    recordObj(ts, kind, l, loc);
-    leave(ts);
-    return r;
-  }
-  leaveToBlock(ts);
-  return acquiredLate(lockFn(l), kind, l, loc);
+  return acquire(l, tryFn, lockFn, kind, true, loc);
 }
 
 /// A try-lock, with the token. A failure while another thread owns the lock
@@ -112,23 +136,7 @@ int tryAcquire(L *l, F tryFn, unsigned kind, uint32_t loc) {
 /// the caller gets the lock (as if it arrived at the deadline).
 template <typename L, typename T, typename B>
 int lockTimed(L *l, T tryFn, B timedFn, unsigned kind, uint32_t loc) {
-  if (RP_UNLIKELY(gReplayOn))
-    preBlock(l, kind, loc, false);
-  ThreadState *ts = gReplayOn ? nullptr : enter(kRecSync);
-  if (ts) {
-    int r = tryWithToken(ts, l, tryFn);
-    if (r == 0) {
-      recordObj(ts, kind, l, loc);
-      leave(ts);
-      return 0;
-    }
-    leaveToBlock(ts);
-  } else {
-    beforeBlocking();
-  }
-  int r = postBlock(timedFn(l));
-  if (r == 0)
-    return acquiredLate(r, kind, l, loc);
+  int r = acquire(l, tryFn, timedFn, kind, false, loc);
   if (r != ETIMEDOUT)
     return r;
   int r2 = tryAcquire(l, tryFn, kind, loc);
@@ -153,41 +161,16 @@ template <typename L, typename F> int release(L *l, F unlockFn, uint32_t loc) {
   return callRecorded(l, unlockFn, RP_RELEASE, loc);
 }
 
-/// Records a semaphore wait that returned `r` (0: decremented) without the
-/// token.
-int semDone(int r, sem_t *s, uint32_t loc) {
-  if (r == 0) {
-    uint64_t ops[1] = {key(s)};
-    recordSync(RP_SEMWAIT, loc, ops, 1);
-  }
-  return r;
-}
-
-/// sem_wait / sem_timedwait: tried with the token first (sem_trywait), else
-/// waits without it.
+/// sem_wait / sem_timedwait: an acquisition, tried with sem_trywait.
 template <typename W>
 int semWait(sem_t *s, W waitFn, bool deadlockable, uint32_t loc) {
-  if (RP_UNLIKELY(gReplayOn)) {
-    preBlock(s, RP_SEMWAIT, loc, deadlockable);
-    return semDone(postBlock(waitFn(s)), s, loc);
-  }
-  ThreadState *ts = enter(kRecSync);
-  if (ts) {
-    int saved = errno;
-    auto tryFn = [](sem_t *x) {
-      return real_sem_trywait()(x) == 0 ? 0 : EBUSY;
-    };
-    if (tryWithToken(ts, s, tryFn) == 0) {
-      recordObj(ts, RP_SEMWAIT, s, loc);
-      leave(ts);
-      return 0;
-    }
+  auto tryFn = [](sem_t *x) {
+    int saved = errno; // a failed try must not show in the caller's errno
+    int r = real_sem_trywait()(x) == 0 ? 0 : EBUSY;
     errno = saved;
-    leaveToBlock(ts);
-  } else {
-    beforeBlocking();
-  }
-  return semDone(waitFn(s), s, loc);
+    return r;
+  };
+  return acquire(s, tryFn, waitFn, RP_SEMWAIT, deadlockable, loc);
 }
 
 /// Barrier -> participant count, from pthread_barrier_init.
@@ -230,6 +213,13 @@ unsigned barrierCount(const void *b) {
 }
 
 } // namespace
+
+int lockRecorded(pthread_mutex_t *m, unsigned kind, uint32_t loc,
+                 const uint64_t *ops, int n) {
+  return acquire(m, real_pthread_mutex_trylock(), real_pthread_mutex_lock(),
+                 kind, true, loc, ops, n);
+}
+
 } // namespace racepredict::rt
 
 using namespace racepredict::rt;
@@ -362,7 +352,7 @@ int __racepredict_sem_trywait(sem_t *s, uint32_t loc) {
   // docs/recording.md for what that means for branch dependences).
   if (RP_UNLIKELY(gReplayOn)) {
     preBlock(s, RP_SEMWAIT, loc, false);
-    return semDone(postBlock(real_sem_trywait()(s)), s, loc);
+    return acquiredLate(postBlock(real_sem_trywait()(s)), RP_SEMWAIT, s, loc);
   }
   return callRecorded(s, real_sem_trywait(), RP_SEMWAIT, loc);
 }
