@@ -32,11 +32,7 @@ ThreadState *attachThread() {
   uint32_t key = __atomic_fetch_add(&g.nextThreadKey, 1, __ATOMIC_RELAXED);
   ThreadState *ts = newThreadState(key);
   tlsState = ts;
-  if (enterAs(ts, kRecThread)) {
-    if (!stopped())
-      recordSimple(ts, RP_BEGIN, 0, nullptr, 0);
-    leave(ts);
-  }
+  recordSync(RP_BEGIN, 0, nullptr, 0, kRecThread);
   return ts;
 }
 

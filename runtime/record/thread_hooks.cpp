@@ -77,11 +77,7 @@ void *threadStart(void *p) {
   // on record as this thread (and never attach it a second time).
   ThreadState *ts = newThreadState(a.key);
   tlsState = ts;
-  if (enterAs(ts, kRecThread)) {
-    if (!stopped())
-      recordSimple(ts, RP_BEGIN, 0, nullptr, 0);
-    leave(ts);
-  }
+  recordSync(RP_BEGIN, 0, nullptr, 0, kRecThread);
   void *r = a.fn(a.arg);
   if (!ts->ended && !ts->inHook)
     threadEnd(ts);
