@@ -19,9 +19,10 @@ Instruction *unlikelyBlockBefore(Value *Cond, Instruction *Site) {
 
 } // namespace
 
-void emitPlainDecision(Hooks &H, Instruction *Site) {
+void emitPlainDecision(Hooks &H, Instruction *Site,
+                       const Instruction *LocatedAt) {
   IRBuilder<> IRB(Site);
-  IRB.CreateCall(H.get("branch"), {H.loc(IRB, *Site)});
+  IRB.CreateCall(H.get("branch"), {H.loc(IRB, LocatedAt ? *LocatedAt : *Site)});
 }
 
 void emitPrivateDecision(Hooks &H, Instruction *Site) {

@@ -17,7 +17,10 @@
 
 namespace racepredict {
 
-void emitPlainDecision(Hooks &H, llvm::Instruction *Site);
+/// A plain branch before `Site`, at the source location of `LocatedAt`
+/// (the site's own if null).
+void emitPlainDecision(Hooks &H, llvm::Instruction *Site,
+                       const llvm::Instruction *LocatedAt = nullptr);
 void emitPrivateDecision(Hooks &H, llvm::Instruction *Site);
 /// `Seqs`: the i64 seq of each dependence; `DepArray`: a [kMaxDeps x i64]
 /// entry alloca passed to the runtime.

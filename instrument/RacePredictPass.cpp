@@ -168,8 +168,7 @@ void FunctionInstrumenter::emitAnchorBranches(ArrayRef<Value *> Anchors) {
       continue;
     }
     auto *CI = cast<CallInst>(A);
-    IRBuilder<> IRB(CI->getNextNode());
-    IRB.CreateCall(H.get("branch"), {H.loc(IRB, *CI)});
+    emitPlainDecision(H, CI->getNextNode(), CI);
   }
   if (!Entry)
     return;
@@ -182,8 +181,7 @@ void FunctionInstrumenter::emitAnchorBranches(ArrayRef<Value *> Anchors) {
       Located = &I;
       break;
     }
-  IRBuilder<> IRB(At);
-  IRB.CreateCall(H.get("branch"), {H.loc(IRB, *Located)});
+  emitPlainDecision(H, At, Located);
 }
 
 Value *FunctionInstrumenter::toInt(IRBuilder<> &IRB, Value *V, unsigned Bytes) {
