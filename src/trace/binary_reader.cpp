@@ -147,7 +147,6 @@ private:
   RawTrace raw_;
   std::unordered_map<uint64_t, size_t> sourceIndex_; ///< duplicate check
   std::vector<uint64_t> list_; ///< scratch: a record's dependences or args
-  unsigned version_ = RP_TRACE_VERSION;
   uint64_t prevLoc_ = 0;   ///< v2: previous location key of the EVENTS block
   uint64_t prevOrder_ = 0; ///< v3: previous stripe-order field of the block
   /// v3: each thread's events so far (branch dependences count back).
@@ -168,7 +167,6 @@ Expected<bool> BinaryReader::header() {
     return Error{name_ + ": truncated at byte " + std::to_string(got) +
                  " after 0 events (in the file header)"};
   unsigned version = h[8] | unsigned{h[9]} << 8;
-  version_ = version;
   raw_.version = version;
   if (version < RP_TRACE_MIN_VERSION || version > RP_TRACE_VERSION)
     return Error{name_ + ": binary trace format version " +
@@ -206,7 +204,7 @@ Expected<Trace> BinaryReader::read(ReadInfo *info) {
     uint8_t type = bh[0];
     uint32_t len = codec::getU32(bh + 4);
     if (type < RP_BLOCK_NAMES || type > RP_BLOCK_GLOBALS ||
-        (type == RP_BLOCK_GLOBALS && version_ < 2))
+        (type == RP_BLOCK_GLOBALS && raw_.version < 2))
       return fail(start, "unknown block type " + std::to_string(type));
     if (type == RP_BLOCK_END) {
       if (len != 0)
@@ -307,7 +305,7 @@ Expected<bool> BinaryReader::sources(Cursor &c, bool complete) {
     loc.file = f.s();
     uint64_t line = f.v(), col = f.v();
     loc.function = f.s();
-    uint64_t inlinedAt = version_ >= 2 ? f.v() : 0;
+    uint64_t inlinedAt = raw_.version >= 2 ? f.v() : 0;
     RACEPREDICT_CHECK_ENTRY(f, start, "a SOURCES entry");
     if (inlinedAt >= kNone || inlinedAt == id)
       return fail(start, "inlined-at source id " + std::to_string(inlinedAt) +
@@ -372,7 +370,7 @@ Expected<bool> BinaryReader::events(Cursor &c, bool complete) {
     return fail(start,
                 "first seq " + std::to_string(firstSeq) + " out of range");
   // Every record takes at least two bytes (kind, seq delta), one in v4.
-  if (complete && count > c.remaining() / (version_ >= 4 ? 1 : 2))
+  if (complete && count > c.remaining() / (raw_.version >= 4 ? 1 : 2))
     return fail(start, "the EVENTS block claims " + std::to_string(count) +
                            " records but holds only " +
                            std::to_string(c.remaining()) + " bytes");
@@ -402,13 +400,14 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   uint64_t start = c.offset();
   Fields f{c};
   uint8_t code = f.b();
-  unsigned kindCode = version_ >= 2 ? code & RP_KIND_MASK : code & ~RP_HAS_SRC;
-  unsigned sizeCode = version_ >= 2 ? (code >> RP_SIZE_SHIFT) & 3 : 0;
-  if (f.st == Status::Ok && version_ >= 2 && code == RP_STACK)
+  unsigned kindCode =
+      raw_.version >= 2 ? code & RP_KIND_MASK : code & ~RP_HAS_SRC;
+  unsigned sizeCode = raw_.version >= 2 ? (code >> RP_SIZE_SHIFT) & 3 : 0;
+  if (f.st == Status::Ok && raw_.version >= 2 && code == RP_STACK)
     return stackRecord(f, start, threadKey);
-  if (f.st == Status::Ok && version_ == 3 && code == RP_MARK)
+  if (f.st == Status::Ok && raw_.version == 3 && code == RP_MARK)
     return markRecord(f, start, threadKey, prevSeq);
-  if (f.st == Status::Ok && version_ >= 4 && code == RP_SEGMENT)
+  if (f.st == Status::Ok && raw_.version >= 4 && code == RP_SEGMENT)
     return segmentRecord(f, start, prevSeq);
   if (f.st == Status::Ok && kindCode >= kNumEventKinds)
     return fail(start, "unknown event kind " + std::to_string(kindCode));
@@ -416,11 +415,11 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   e.kind = static_cast<EventKind>(kindCode);
   // v3 (format.h): accesses carry a stripe-order delta, branches nothing,
   // everything else a seq delta. v4: every seq is implicit (delta 0).
-  Order order = version_ != 3                 ? Order::Ticket
+  Order order = raw_.version != 3             ? Order::Ticket
                 : isAccess(e.kind)            ? Order::Stripe
                 : e.kind == EventKind::Branch ? Order::Free
                                               : Order::Ticket;
-  uint64_t delta = order == Order::Free || version_ >= 4 ? 0 : f.v();
+  uint64_t delta = order == Order::Free || raw_.version >= 4 ? 0 : f.v();
   if (f.st == Status::Ok && sizeCode != 0 && !isAccess(e.kind))
     return fail(start, std::string("a size code on a '") + opName(e.kind) +
                            "' record");
@@ -434,7 +433,7 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   NameSpace ns = objNameSpace(e.kind, &has);
   if (has)
     obj = f.v();
-  if (has && version_ >= 2 && ns == NameSpace::Location) {
+  if (has && raw_.version >= 2 && ns == NameSpace::Location) {
     obj = prevLoc_ + static_cast<uint64_t>(codec::unzigzag(obj));
     if (f.st == Status::Ok)
       prevLoc_ = obj;
@@ -495,7 +494,7 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   // (v1/v2/v4: seq - d >= 0) or by its 1-based index among the thread's
   // events (v3: self - d >= 1, where self is this event's index).
   uint64_t *threadEvents =
-      version_ == 3 ? &eventsOfThread_[threadKey] : nullptr;
+      raw_.version == 3 ? &eventsOfThread_[threadKey] : nullptr;
   uint64_t self = threadEvents ? *threadEvents + 1 : seq;
   uint64_t maxBack = threadEvents ? self - 1 : seq;
   if (size > 255)
@@ -509,7 +508,7 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
       aux > UINT32_MAX)
     return fail(start, "size " + std::to_string(aux) + " out of range");
   // v3 notifies are tickets, checked once the order is known (merge).
-  if (e.kind == EventKind::Wait && notify > seq && version_ != 3)
+  if (e.kind == EventKind::Wait && notify > seq && raw_.version != 3)
     return fail(start, "a wait names a notify that is not before it");
   if (e.kind == EventKind::Branch)
     for (uint64_t d : list_)
