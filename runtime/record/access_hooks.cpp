@@ -111,8 +111,9 @@ inline ThreadState *enterFast(uint32_t category) {
 }
 
 /// Records a plain access on the fast path (see enterFast) and leaves.
-inline void putAccessFast(ThreadState *ts, unsigned kind, unsigned size,
-                          int64_t value, uint32_t loc, const void *addr) {
+__attribute__((always_inline)) inline void
+putAccessFast(ThreadState *ts, unsigned kind, unsigned size, int64_t value,
+              uint32_t loc, const void *addr) {
   // The stack is in the trace (enterFast): no stack record.
   uint8_t *p = putAccessHead(ts, ts->buf + ts->len, kind, key(addr), size, loc);
   p = putVarint(p, zigzag(value));

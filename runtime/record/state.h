@@ -15,6 +15,7 @@
 #include "racepredict/trace/format.h"
 
 #include "../common/options.h"
+#include "../common/varint.h"
 #include "../replay/replay.h"
 
 #include <errno.h>
@@ -250,26 +251,6 @@ inline void leaveToBlock(ThreadState *ts) {
 }
 
 // --- record encoding ------------------------------------------------------
-/// LEB128, without a loop for values below 2^56: the 7-bit groups are
-/// spread into bytes with three shift-and-mask steps, the continuation bits
-/// set by length and the result stored as one 8-byte word (a per-byte loop
-/// mispredicts its exit on every change of length). Writes up to 8 bytes
-/// even for shorter numbers: records reserve kMaxRecord bytes.
-inline uint8_t *putVarint(uint8_t *p, uint64_t v) {
-  if (RP_LIKELY(v < 0x80)) {
-    *p = static_cast<uint8_t>(v);
-    return p + 1;
-  }
-  while (v >= 0x80) {
-    *p++ = static_cast<uint8_t>(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<uint8_t>(v);
-  return p;
-}
-inline uint64_t zigzag(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
 
 /// Writes a stack record bringing the trace's view of the call stack up to
 /// date (format.h, RP_STACK); the event record follows it.
