@@ -5,11 +5,19 @@ clang -fsanitize=thread, side by side in one run, plus the trace's bytes per
 event.
 
     bench/run_record_bench.py [BUILD_DIR] [--quick] [--reps N]
+    bench/run_record_bench.py [BUILD_DIR] --instructions [--compare OLD_BUILD]
 
 Prints a markdown table (with the date, machine and commit first) to paste
 into bench/RESULTS.md. Wall and CPU (user+sys) seconds are the median of
 --reps runs; peak RSS is the largest seen. CPU seconds are less sensitive to
 other load on the machine than wall seconds.
+
+--instructions counts the user-space instructions of the recorded runs
+instead (valgrind --tool=callgrind, one run each at the quick sizes), per
+recorded event: repeatable to the instruction on any machine load, unlike
+seconds on a shared VM. TSan cannot run under valgrind, so this compares
+racepredict builds only: --compare OLD_BUILD adds the same count for another
+build directory (an older commit's) beside it.
 """
 import argparse
 import os
@@ -87,11 +95,55 @@ def trace_events(racepredict, trace):
     return int(m.group(1))
 
 
+def instructions(binary, argv, trace):
+    """User-space instructions of one recorded run (callgrind's total)."""
+    with tempfile.NamedTemporaryFile("r") as out:
+        env = dict(os.environ, RACEPREDICT_OPTIONS=f"trace={trace}")
+        p = subprocess.run(["valgrind", "--tool=callgrind",
+                            f"--callgrind-out-file={out.name}", binary]
+                           + argv, env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+        m = re.search(r"Collected : (\d+)", p.stderr)
+        if p.returncode != 0 or not m:
+            raise SystemExit(f"callgrind failed on {binary}: {p.stderr}")
+        return int(m.group(1))
+
+
+def instruction_table(a, racepredict):
+    builds = [("this build", a.build)]
+    if a.compare:
+        builds.insert(0, ("--compare build", a.compare))
+    print("| program | args | events | "
+          + " | ".join(f"instructions/event ({name})" for name, _ in builds)
+          + (" | change |" if a.compare else ""))
+    print("|---|---|---:|" + "---:|" * len(builds)
+          + ("---:|" if a.compare else ""))
+    with tempfile.TemporaryDirectory() as tmp:
+        for src, args, _, quick in CASES:
+            argv = args + [quick]
+            counts = []
+            for i, (_, build) in enumerate(builds):
+                out = os.path.join(tmp, str(i))
+                os.makedirs(out, exist_ok=True)
+                binary = compile_all(build, src, out)["racepredict"]
+                trace = os.path.join(out, "t.rptrace")
+                counts.append(instructions(binary, argv, trace))
+            # Both builds record the same events (the pass is unchanged).
+            events = trace_events(racepredict, trace)
+            row = " | ".join(f"{c / events:.0f}" for c in counts)
+            change = (f" {100.0 * (counts[-1] - counts[0]) / counts[0]:+.0f}% |"
+                      if a.compare else "")
+            print(f"| {src} | {' '.join(argv)} | {events} | {row} |{change}",
+                  flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("build", nargs="?", default=os.path.join(ROOT, "build"))
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--instructions", action="store_true")
+    ap.add_argument("--compare", metavar="OLD_BUILD")
     a = ap.parse_args()
     racepredict = os.path.join(a.build, "bin", "racepredict")
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short",
@@ -102,6 +154,8 @@ def main():
           f"load average {os.getloadavg()[0]:.1f} at start")
     print("commit:", commit.strip())
     print()
+    if a.instructions:
+        return instruction_table(a, racepredict)
     print("| program | args | plain s (cpu) | TSan s (cpu) | racepredict s (cpu)"
           " | slowdown TSan / racepredict (cpu) | racepredict ÷ TSan, cpu "
           "(wall) | peak MB plain / TSan / racepredict | events | trace MB | "

@@ -34,6 +34,11 @@ inline uint8_t *putVarint(uint8_t *p, uint64_t v) {
     *p = static_cast<uint8_t>(v);
     return p + 1;
   }
+  if (v < 0x4000) { // source ids, small deltas: two bytes, no spreading
+    p[0] = static_cast<uint8_t>(v | 0x80);
+    p[1] = static_cast<uint8_t>(v >> 7);
+    return p + 2;
+  }
   if (RP_LIKELY(v < (uint64_t{1} << 56))) {
     // Bytes by leading zeros (8..56 significant bits: 2..8 bytes) and the
     // continuation bits of all but the last, from tables (a division by 7
