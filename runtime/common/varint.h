@@ -40,9 +40,9 @@ inline uint8_t *putVarint(uint8_t *p, uint64_t v) {
     return p + 2;
   }
   if (RP_LIKELY(v < (uint64_t{1} << 56))) {
-    // Bytes by leading zeros (8..56 significant bits: 2..8 bytes) and the
-    // continuation bits of all but the last, from tables (a division by 7
-    // and a variable shift cost more).
+    // Bytes by leading zeros (15..56 significant bits here: 3..8 bytes; the
+    // table covers every width) and the continuation bits of all but the
+    // last, from tables (a division by 7 and a variable shift cost more).
     static constexpr uint8_t kBytes[64] = {
         0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 7, 7, 7, 7, 7, 7, 7,
         6, 6, 6, 6, 6, 6, 6, 5, 5, 5, 5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4, 3,

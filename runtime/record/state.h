@@ -250,8 +250,7 @@ inline void leaveToBlock(ThreadState *ts) {
   __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
 }
 
-// --- record encoding ------------------------------------------------------
-
+// --- record encoding (varints: ../common/varint.h) ------------------------
 /// Writes a stack record bringing the trace's view of the call stack up to
 /// date (format.h, RP_STACK); the event record follows it.
 uint8_t *putStackRecord(ThreadState *ts, uint8_t *p);
