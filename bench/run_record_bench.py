@@ -54,7 +54,7 @@ def run_timed(cmd, env=None):
     return wall, float(user) + float(system), int(rss) / 1024.0, p.returncode
 
 
-def compile_all(build, src, out):
+def compile_all(build, src, out, kinds=("plain", "tsan", "racepredict")):
     cxx = src.endswith(".cpp")
     clang = CLANG + ("++" if cxx else "")
     rp_cc = os.path.join(build, "bin", "racepredict-c++" if cxx else
@@ -67,9 +67,9 @@ def compile_all(build, src, out):
                  stem + ".tsan"],
         "racepredict": [rp_cc, "-O2", path, "-o", stem + ".rp"],
     }
-    for cmd in builds.values():
-        subprocess.run(cmd, check=True)
-    return {k: v[-1] for k, v in builds.items()}
+    for kind in kinds:
+        subprocess.run(builds[kind], check=True)
+    return {k: builds[k][-1] for k in kinds}
 
 
 def measure(binary, args, reps, env=None, output=None):
@@ -130,18 +130,20 @@ def instruction_table(a, racepredict):
     with tempfile.TemporaryDirectory() as tmp:
         for src, args, _, quick in CASES:
             argv = args + [quick]
-            counts = []
+            per_event = []
             for i, (_, build) in enumerate(builds):
                 out = os.path.join(tmp, str(i))
                 os.makedirs(out, exist_ok=True)
-                binary = compile_all(build, src, out)["racepredict"]
+                binary = compile_all(build, src, out,
+                                     ("racepredict",))["racepredict"]
                 trace = os.path.join(out, "t.rptrace")
-                counts.append(instructions(binary, argv, trace))
-            # Both builds record the same events (the pass is unchanged).
-            events = trace_events(racepredict, trace)
-            row = " | ".join(f"{c / events:.0f}" for c in counts)
-            change = (f" {100.0 * (counts[-1] - counts[0]) / counts[0]:+.0f}% |"
-                      if a.compare else "")
+                count = instructions(binary, argv, trace)
+                # Each build's own events: an older pass may record others.
+                events = trace_events(racepredict, trace)
+                per_event.append(count / events)
+            row = " | ".join(f"{c:.0f}" for c in per_event)
+            growth = per_event[-1] / per_event[0] - 1.0
+            change = f" {100.0 * growth:+.0f}% |" if a.compare else ""
             print(f"| {src} | {' '.join(argv)} | {events} | {row} |{change}",
                   flush=True)
 
