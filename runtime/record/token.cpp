@@ -49,10 +49,18 @@ namespace {
 
 /// The wait queue (FIFO) and the seq the next holder starts from. The
 /// lock is held for a handful of instructions.
+///
+/// Every member has an initialiser, so the queue is initialised at compile
+/// time. With one member left out the constructor is not constexpr (C++17)
+/// and runs from .init_array *after* the program's own global constructors
+/// (the runtime is linked after the program's objects): it set nextSeq back
+/// to 1 after events of those constructors had been recorded, so later
+/// seqs went backwards — the cause of replays diverging after a global
+/// constructor (docs/replay.md, "Before main").
 struct alignas(64) TokenQueue {
-  volatile uint32_t lock;
-  ThreadState *head;
-  ThreadState *tail;
+  volatile uint32_t lock = 0;
+  ThreadState *head = nullptr;
+  ThreadState *tail = nullptr;
   /// The seq of the next recorded event; written by a holder when it lets
   /// go of the token, read by the next one. Seq 0 is never used (a read's
   /// seq 0 means "not recorded" to branch_deps).
