@@ -82,7 +82,7 @@ void replayInit() {
     gR.doneNs = nowNs();
     releaseAll();
   }
-  startWatchdog();
+  // The watchdog starts with the program's first thread (watchdog.cpp).
 }
 
 void replayRegisterModule(const __racepredict_module *m, uint32_t base) {

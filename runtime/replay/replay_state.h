@@ -171,6 +171,8 @@ void describeActual(char *buf, size_t cap, uint32_t slot, unsigned kind,
                     uint32_t loc);
 
 // --- watchdog.cpp ---------------------------------------------------------
+/// Starts the watchdog thread, the first time only: when the program
+/// creates its first thread, or a deadlock schedule ends.
 void startWatchdog();
 bool underDebugger();
 /// What a slot's state means, for messages ("is blocked in a ...").

@@ -88,6 +88,10 @@ bool locationIs(uint32_t loc, const char *want, uint32_t line, uint32_t col) {
 void releaseAll() {
   if (__atomic_exchange_n(&gR.done, 1, __ATOMIC_SEQ_CST))
     return;
+  // A deadlock is confirmed by the watchdog, even in a program that never
+  // created a thread (it is started at most once).
+  if (gR.sched.kind == kSchedDeadlock)
+    startWatchdog();
   for (uint32_t i = 0; i < gR.sched.numThreads; ++i)
     wakeSlot(i);
   __atomic_add_fetch(&gR.doneWord, 1, __ATOMIC_RELEASE);
@@ -263,6 +267,7 @@ void replayAttach(ThreadState *ts) {
 }
 
 void replayBeforeCreate(ThreadState *parent, uint32_t childKey) {
+  startWatchdog(); // once, with the program's first thread
   // The child is "the k-th thread its parent created": stable under any
   // schedule, unlike the global creation order (docs/replay.md).
   if (childKey >= kMaxThreadKeys || !parent->replaySlot)

@@ -1,7 +1,14 @@
 //===- replay/watchdog.cpp - Stuck schedules and predicted deadlocks ------===//
 //
 // A thread of the runtime's own (created with the real pthread_create, so
-// the recorder never sees it; it calls no hook, no malloc, no stdio):
+// the recorder never sees it; it calls no hook, no malloc, no stdio),
+// started with the program's first thread, not before: a second thread
+// clears glibc's __libc_single_threaded, and libstdc++ decides on it
+// (locale set-up through pthread_once, shared_ptr counts with atomics or
+// plain accesses), so a process with the watchdog alone would record other
+// events before the first pthread_create than the recording did
+// (docs/replay.md, "Before the first thread"). With one thread nothing
+// waits in the turnstile; a deadlock schedule starts it when it ends.
 //   * while the schedule runs, if the head does not move for replay_timeout
 //     ms, the run has left the path somewhere the turnstile cannot see (an
 //     uninstrumented spin loop, a pipe, a lock taken by hidden code): it
@@ -154,6 +161,9 @@ void dropHeld(uint32_t slot, uint64_t obj) {
 }
 
 void startWatchdog() {
+  static uint32_t started;
+  if (__atomic_exchange_n(&started, 1, __ATOMIC_ACQ_REL))
+    return;
   pthread_t t;
   pthread_attr_t a;
   pthread_attr_init(&a);
