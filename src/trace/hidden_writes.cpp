@@ -10,8 +10,15 @@
 // at its address with the same size starts a new location there (named
 // `x~1`, `x~2`, ...), which begins with the value that read saw. The trace
 // stays consistent, and only pairs across the hidden write are not compared
-// (docs/recording.md). Accesses of another size do not compare but pass the
-// address's current name on.
+// (docs/recording.md).
+//
+// The size does not matter: the analyser's locations are addresses, and a
+// read must see the value of the last write to its location. A 1-byte read
+// of a string's first character after the 4-byte store that copied the
+// string there (libstdc++ at -O2) sees another number than the store wrote;
+// without a new name that read could never happen in the model, nor could
+// anything after the thread's next branch (no race in C++ code at -O2 after
+// the first std::string built that way).
 //
 #include "binary_raw.h"
 
@@ -21,7 +28,6 @@ void renameAfterHiddenWrites(RawTrace &raw) {
   SymbolTable &locs = raw.t.names[int(NameSpace::Location)];
   struct Last {
     bool known = false;
-    uint8_t size = 0;
     int64_t value = 0;
     SymId current = kNone; ///< the name the address goes by now
     uint32_t renames = 0;
@@ -37,7 +43,7 @@ void renameAfterHiddenWrites(RawTrace &raw) {
     if (readsValue(e.kind)) {
       int64_t seen =
           e.kind == EventKind::AtomicRmw ? raw.t.rmwOld[e.extra] : e.value;
-      if (l.known && l.size == e.size && l.value != seen) {
+      if (l.known && l.value != seen) {
         std::string base = locs.name(addr);
         l.current = locs.intern(base + "~" + std::to_string(++l.renames));
       }
@@ -46,7 +52,6 @@ void renameAfterHiddenWrites(RawTrace &raw) {
     if (writesValue(e.kind))
       l.value = e.value;
     l.known = true;
-    l.size = e.size;
     if (l.current != kNone)
       e.obj = l.current;
   }

@@ -153,16 +153,19 @@ TEST(BinaryV4, EachHiddenWriteRenamesAgain) {
                                       "t1 rd 0x1000~1 2", "t1 rd 0x1000~2 4"}));
 }
 
-TEST(BinaryV4, AccessesOfAnotherSizeDoNotRename) {
-  // A 1-byte read of another value at x's address compares with nothing
-  // (mixed sizes are different locations for the analyser); the 8-byte
-  // read after it sees what the 8-byte write wrote.
-  std::string t1 = access(RP_WRITE, kX, 0x0101) + access(RP_READ, 0, 1, 1) +
+TEST(BinaryV4, ReadOfAnotherSizeAndValueRenames) {
+  // An 8-byte write of 0x0101; a 4-byte read of the same value keeps the
+  // name; a 1-byte read of the low byte (1) sees, to the analyser (whose
+  // locations are addresses), another value than the last one: x~1; the
+  // 8-byte read after it sees 0x0101 again, another value than x~1's: x~2.
+  std::string t1 = access(RP_WRITE, kX, 0x0101) +
+                   access(RP_READ, 0, 0x0101, 4) + access(RP_READ, 0, 1, 1) +
                    access(RP_READ, 0, 0x0101);
-  Trace t = read(B(4).events(1, 0, 3, t1).end().bytes());
-  EXPECT_EQ(order(t),
-            (std::vector<std::string>{"t1 wr 0x1000 257", "t1 rd 0x1000 1",
-                                      "t1 rd 0x1000 257"}));
+  Trace t = read(B(4).events(1, 0, 4, t1).end().bytes());
+  EXPECT_EQ(order(t), (std::vector<std::string>{
+                          "t1 wr 0x1000 257", "t1 rd 0x1000 257",
+                          "t1 rd 0x1000~1 1", "t1 rd 0x1000~2 257"}));
+  EXPECT_TRUE(validateTrace(t).empty());
 }
 
 TEST(BinaryV4, AtomicRmwWhoseOldValueDiffersRenames) {
