@@ -3,7 +3,11 @@
  * Calls that the pass did not rewrite (uninstrumented code: libstdc++'s
  * std::thread, std::condition_variable, operator new; libc itself calling
  * through the PLT) reach these definitions, because the executable's symbols
- * interpose libc's; they forward to the hooks with an unknown location (0).
+ * interpose libc's. The synchronisation calls forward to the hooks with the
+ * call site through which instrumented code entered the uninstrumented code
+ * (`t.join()`, `cv.wait(l)`: the last call site the thread's instrumented
+ * code stored, stack_hooks.cpp; 0 outside any), so that reports and replay
+ * steps name a line of the program; allocations keep an unknown location.
  * Written in C so that the definitions need not repeat glibc's C++
  * exception specifications.
  */
@@ -61,21 +65,28 @@ void *__racepredict_calloc(size_t, size_t, uint32_t);
 void *__racepredict_realloc(void *, size_t, uint32_t);
 void __racepredict_free(void *, uint32_t);
 
+extern __thread uint32_t __racepredict_callsite
+    __attribute__((tls_model("initial-exec")));
+/* The location of a call from uninstrumented code (see above). */
+#define RP_SITE __racepredict_callsite
+
 int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *),
                    void *arg) {
-  return __racepredict_pthread_create(t, a, f, arg, 0);
+  return __racepredict_pthread_create(t, a, f, arg, RP_SITE);
 }
 int pthread_join(pthread_t t, void **r) {
-  return __racepredict_pthread_join(t, r, 0);
+  return __racepredict_pthread_join(t, r, RP_SITE);
 }
-int pthread_detach(pthread_t t) { return __racepredict_pthread_detach(t, 0); }
-void pthread_exit(void *r) { __racepredict_pthread_exit(r, 0); }
+int pthread_detach(pthread_t t) {
+  return __racepredict_pthread_detach(t, RP_SITE);
+}
+void pthread_exit(void *r) { __racepredict_pthread_exit(r, RP_SITE); }
 int pthread_once(pthread_once_t *o, void (*f)(void)) {
-  return __racepredict_pthread_once(o, f, 0);
+  return __racepredict_pthread_once(o, f, RP_SITE);
 }
 
 #define RP_ONE(name, T)                                                        \
-  int name(T *x) { return __racepredict_##name(x, 0); }
+  int name(T *x) { return __racepredict_##name(x, RP_SITE); }
 RP_ONE(pthread_mutex_lock, pthread_mutex_t)
 RP_ONE(pthread_mutex_trylock, pthread_mutex_t)
 RP_ONE(pthread_mutex_unlock, pthread_mutex_t)
@@ -97,34 +108,34 @@ RP_ONE(sem_trywait, sem_t)
 #undef RP_ONE
 
 int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t) {
-  return __racepredict_pthread_mutex_timedlock(m, t, 0);
+  return __racepredict_pthread_mutex_timedlock(m, t, RP_SITE);
 }
 int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *t) {
-  return __racepredict_pthread_rwlock_timedrdlock(l, t, 0);
+  return __racepredict_pthread_rwlock_timedrdlock(l, t, RP_SITE);
 }
 int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *t) {
-  return __racepredict_pthread_rwlock_timedwrlock(l, t, 0);
+  return __racepredict_pthread_rwlock_timedwrlock(l, t, RP_SITE);
 }
 int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
-  return __racepredict_pthread_cond_wait(c, m, 0);
+  return __racepredict_pthread_cond_wait(c, m, RP_SITE);
 }
 int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
                            const struct timespec *t) {
-  return __racepredict_pthread_cond_timedwait(c, m, t, 0);
+  return __racepredict_pthread_cond_timedwait(c, m, t, RP_SITE);
 }
 int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t k,
                            const struct timespec *t) {
-  return __racepredict_pthread_cond_clockwait(c, m, k, t, 0);
+  return __racepredict_pthread_cond_clockwait(c, m, k, t, RP_SITE);
 }
 int pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *a,
                          unsigned n) {
-  return __racepredict_pthread_barrier_init(b, a, n, 0);
+  return __racepredict_pthread_barrier_init(b, a, n, RP_SITE);
 }
 int sem_init(sem_t *s, int p, unsigned v) {
-  return __racepredict_sem_init(s, p, v, 0);
+  return __racepredict_sem_init(s, p, v, RP_SITE);
 }
 int sem_timedwait(sem_t *s, const struct timespec *t) {
-  return __racepredict_sem_timedwait(s, t, 0);
+  return __racepredict_sem_timedwait(s, t, RP_SITE);
 }
 void *malloc(size_t n) { return __racepredict_malloc(n, 0); }
 void *calloc(size_t n, size_t s) { return __racepredict_calloc(n, s, 0); }

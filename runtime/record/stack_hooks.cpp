@@ -32,6 +32,13 @@ void __racepredict_func_enter(void) {
 }
 
 void __racepredict_func_exit(void) {
+  // A site stored for a call into uninstrumented code was not consumed by a
+  // func_enter; it must not outlive its caller: main, entered from libc
+  // after the global constructors, took the last constructor's call site as
+  // its own (a "Registrar" frame below main in every stack), and a lock
+  // reached from uninstrumented code would be attributed to it
+  // (interpose.c).
+  __racepredict_callsite = 0;
   ThreadState *ts = tlsState;
   if (RP_UNLIKELY(!ts || ts->depth == 0))
     return; // entered before the thread was attached
