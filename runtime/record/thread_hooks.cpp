@@ -5,12 +5,24 @@
 // real pthread_join returned (so it follows the child's end, which the
 // child records before it exits).
 //
+// A created thread records its end after its thread_local destructors: they
+// run after the start routine returns (glibc's start_thread), and what they
+// do — free a std::string's buffer, flush per-thread statistics — is the
+// thread's too. Ending at the return dropped those events: the next thread
+// got the freed buffer from the same arena and its writes looked like a race
+// with the first thread's (replay then found other addresses).
+//
 #include "real.h"
 #include "state.h"
 
 #include "../common/raw_io.h"
 
 #include <errno.h>
+
+/// glibc's registration of thread_local destructors (what libstdc++'s
+/// __cxa_thread_atexit calls); the executable's DSO handle.
+extern "C" int __cxa_thread_atexit_impl(void (*)(void *), void *, void *);
+extern "C" void *__dso_handle;
 
 namespace racepredict::rt {
 namespace {
@@ -70,6 +82,16 @@ struct StartArgs {
   uint32_t key;
 };
 
+/// This thread's end is recorded by endAfterTlsDtors (registered first, so
+/// glibc runs it after every thread_local destructor, LIFO).
+RP_TLS bool tlsEndsAfterTlsDtors;
+
+void endAfterTlsDtors(void *p) {
+  auto *ts = static_cast<ThreadState *>(p);
+  if (!ts->ended && !ts->inHook)
+    threadEnd(ts);
+}
+
 void *threadStart(void *p) {
   StartArgs a = *static_cast<StartArgs *>(p);
   __libc_free(p);
@@ -78,8 +100,10 @@ void *threadStart(void *p) {
   ThreadState *ts = newThreadState(a.key);
   tlsState = ts;
   recordSync(RP_BEGIN, 0, nullptr, 0, kRecThread);
+  tlsEndsAfterTlsDtors =
+      __cxa_thread_atexit_impl(endAfterTlsDtors, ts, &__dso_handle) == 0;
   void *r = a.fn(a.arg);
-  if (!ts->ended && !ts->inHook)
+  if (!tlsEndsAfterTlsDtors && !ts->ended && !ts->inHook)
     threadEnd(ts);
   return r;
 }
@@ -168,7 +192,7 @@ int __racepredict_pthread_detach(pthread_t t, uint32_t) {
 
 void __racepredict_pthread_exit(void *ret, uint32_t) {
   ThreadState *ts = tlsState;
-  if (ts && !ts->ended && !ts->inHook)
+  if (ts && !ts->ended && !ts->inHook && !tlsEndsAfterTlsDtors)
     threadEnd(ts);
   real_pthread_exit()(ret);
   __builtin_unreachable();
