@@ -24,8 +24,9 @@ std::string confirmationNote(const BatchRun &run) {
   return "replay-confirmed: each test that is one instrumented program was "
          "recorded, analysed and every finding replayed in the program under "
          "its witness schedule (racepredict run); confirmed findings count, "
-         "diverged and not-reproduced ones are listed as unconfirmed and "
-         "fail nothing; tests that could not be replayed say why, and their "
+         "diverged and not-reproduced ones are listed as unconfirmed: they "
+         "fail nothing, but a test with them does not pass (outcome "
+         "unconfirmed); tests that could not be replayed say why, and their "
          "findings (status \"predicted\": witness validated on the trace) "
          "count";
 }
@@ -75,6 +76,7 @@ json batchJson(const BatchRun &run) {
            {"failed", s.failed},
            {"errors", s.errors},
            {"skipped", s.skipped},
+           {"unconfirmed_tests", s.unconfirmedTests},
            {"findings", s.findings},
            {"new", s.fresh},
            {"known", s.known},
@@ -178,11 +180,12 @@ void printSummary(const BatchRun &run, std::ostream &out) {
   std::snprintf(secs, sizeof secs, "%.1f", run.seconds);
   out << "racepredict batch: " << s.tests << " test"
       << (s.tests == 1 ? "" : "s") << ": " << s.failed << " failed, "
-      << s.passed << " passed, " << s.errors << " not fully analysed, "
-      << s.skipped << " skipped; " << s.findings << " finding"
-      << (s.findings == 1 ? "" : "s") << ": " << s.fresh << " new, " << s.known
-      << " known, " << s.suppressed << " suppressed, " << s.unconfirmed
-      << " unconfirmed by replay (" << secs << " s, " << run.executor << ")\n";
+      << s.passed << " passed, " << s.unconfirmedTests << " unconfirmed, "
+      << s.errors << " not fully analysed, " << s.skipped << " skipped; "
+      << s.findings << " finding" << (s.findings == 1 ? "" : "s") << ": "
+      << s.fresh << " new, " << s.known << " known, " << s.suppressed
+      << " suppressed, " << s.unconfirmed << " unconfirmed by replay (" << secs
+      << " s, " << run.executor << ")\n";
   for (const auto &t : run.tests) {
     for (const auto &f : t.findings)
       if (f.verdict == "new")

@@ -65,14 +65,18 @@ std::vector<size_t> classify(std::vector<TestResult> &tests,
 }
 
 std::string testOutcome(const TestResult &t) {
-  for (const auto &f : t.findings)
+  bool unconfirmed = false;
+  for (const auto &f : t.findings) {
     if (f.verdict == "new")
       return "failed";
+    unconfirmed |= f.verdict == "unconfirmed";
+  }
   if (t.status == kStatusSkipped)
     return "skipped";
   if (t.status != kStatusOk)
     return "error";
-  return "passed";
+  // Predicted, replayed, never confirmed: the test did not pass.
+  return unconfirmed ? "unconfirmed" : "passed";
 }
 
 Summary summarize(const std::vector<TestResult> &tests) {
@@ -87,6 +91,8 @@ Summary summarize(const std::vector<TestResult> &tests) {
       ++s.errors;
     else if (o == "skipped")
       ++s.skipped;
+    else if (o == "unconfirmed")
+      ++s.unconfirmedTests;
     else
       ++s.passed;
     for (const auto &f : t.findings) {

@@ -121,11 +121,14 @@ std::string witnessText(const TestFinding &tf) {
 std::string junitXml(const BatchRun &run) {
   Summary s = summarize(run.tests);
   std::ostringstream x;
-  std::string counts = attr("tests", std::to_string(s.tests)) +
-                       attr("failures", std::to_string(s.failed)) +
-                       attr("errors", std::to_string(s.errors)) +
-                       attr("skipped", std::to_string(s.skipped)) +
-                       attr("time", seconds(run.seconds));
+  // JUnit has no "unconfirmed": such a test is a <skipped> case (not
+  // passed, not a failure of the program's code that replay showed).
+  std::string counts =
+      attr("tests", std::to_string(s.tests)) +
+      attr("failures", std::to_string(s.failed)) +
+      attr("errors", std::to_string(s.errors)) +
+      attr("skipped", std::to_string(s.skipped + s.unconfirmedTests)) +
+      attr("time", seconds(run.seconds));
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   x << "<testsuites" << attr("name", "racepredict") << counts << ">\n";
   x << "  <testsuite" << attr("name", "racepredict batch") << counts
@@ -146,8 +149,9 @@ std::string junitXml(const BatchRun &run) {
     x << "    <testcase" << attr("name", t.spec.name)
       << attr("classname", "racepredict") << attr("time", seconds(t.seconds))
       << ">\n";
-    // Unconfirmed findings fail nothing; CI tools that read testcase
-    // properties show them next to the test (and <system-out> has them).
+    // Unconfirmed findings are no failures, but the test did not pass
+    // either (<skipped> below); CI tools that read testcase properties show
+    // them next to the test (and <system-out> has them).
     std::vector<const TestFinding *> unconfirmed;
     for (const auto &f : t.findings)
       if (f.verdict == "unconfirmed")
@@ -168,7 +172,16 @@ std::string junitXml(const BatchRun &run) {
           << attr("type", report::findingKindName(f.finding.kind))
           << attr("message", f.finding.message) << ">"
           << xmlEscape(witnessText(f)) << "</failure>\n";
-    if (t.status == kStatusSkipped)
+    if (testOutcome(t) == "unconfirmed")
+      x << "      <skipped"
+        << attr("message",
+                "unconfirmed: " + std::to_string(unconfirmed.size()) +
+                    " predicted finding" +
+                    (unconfirmed.size() == 1 ? "" : "s") +
+                    " that replay did not confirm (see the properties and "
+                    "system-out)")
+        << "/>\n";
+    else if (t.status == kStatusSkipped)
       x << "      <skipped" << attr("message", t.reason) << "/>\n";
     else if (t.status != kStatusOk)
       x << "      <error" << attr("type", t.status) << attr("message", t.reason)
@@ -190,7 +203,7 @@ std::string junitXml(const BatchRun &run) {
         info << "suppressed by " << f.suppressedBy << ": " << f.finding.message
              << "\n";
     for (const TestFinding *f : unconfirmed) {
-      info << "unconfirmed, not a failure: " << f->finding.message << "\n"
+      info << "unconfirmed by replay: " << f->finding.message << "\n"
            << "  " << findingStatusText(*f) << "\n";
       std::string w = f->replay.is_object()
                           ? f->replay.value("witness_file", std::string())

@@ -155,16 +155,12 @@ void runReplayed(const TestSpec &spec, const std::vector<std::string> &argv,
   res.ran = log.ran;
   res.programFailed = log.programFailed;
   bool exited = r.status == ProcessResult::Status::Exited;
-  // run: 0 nothing confirmed, 1 confirmed, 4 nothing confirmed but some
-  // queries undecided; 2 input error (also a crash while recording).
+  // run: 0 nothing predicted, 1 confirmed, 4 predicted but nothing
+  // confirmed, or queries undecided (readReport tells them apart by the
+  // report's stats.unknown); 2 input error (also a crash while recording).
   if (exited && (r.exitCode == 0 || r.exitCode == 1 || r.exitCode == 4)) {
     res.replayed = true;
     TraceResult tr = readReport(dir + "/run.json", trace, res.findings);
-    if (r.exitCode == 4 && tr.status == kStatusOk) {
-      tr.status = kStatusInconclusive;
-      tr.reason = "some solver queries ended unknown (time-out or budget): "
-                  "not every candidate was decided";
-    }
     res.traces.push_back(std::move(tr));
     addReproduceCommands(spec, argv, cfg, res.findings);
     return;

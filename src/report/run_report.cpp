@@ -5,6 +5,7 @@
 #include "racepredict/report/violation_report.h"
 
 #include <ostream>
+#include <sstream>
 
 namespace racepredict::report {
 
@@ -249,6 +250,11 @@ void printRunReport(const RunReport &r, std::ostream &out) {
   printViolations(r, out, printed);
   if (printed)
     out << "==================\n";
+  out << runSummary(r) << "\n";
+}
+
+std::string runSummary(const RunReport &r) {
+  std::ostringstream out;
   size_t total = replayedCount(r);
   out << "racepredict run: " << confirmedCount(r) << " of " << total
       << " predicted finding" << (total == 1 ? "" : "s")
@@ -258,13 +264,17 @@ void printRunReport(const RunReport &r, std::ostream &out) {
   if (!r.reportAll && total > confirmedCount(r))
     out << "; --report-all lists them";
   out << ")";
-  size_t unknown = r.races->unknowns.size() +
-                   (r.deadlocks ? r.deadlocks->unknowns.size() : 0) +
-                   (r.violations ? r.violations->unknowns.size() : 0);
+  size_t unknown = unknownCount(r);
   if (unknown)
     out << "; " << unknown << " candidate" << (unknown == 1 ? "" : "s")
         << " undecided (solver time-out)";
-  out << "\n";
+  return out.str();
+}
+
+size_t unknownCount(const RunReport &r) {
+  return r.races->unknowns.size() +
+         (r.deadlocks ? r.deadlocks->unknowns.size() : 0) +
+         (r.violations ? r.violations->unknowns.size() : 0);
 }
 
 json runReportJson(const RunReport &r) {
@@ -311,6 +321,9 @@ json runReportJson(const RunReport &r) {
     j["stats"]["property"] = {{"violations", r.violations->violations.size()},
                               {"observed", r.violations->stats.observed},
                               {"unknown", r.violations->stats.unknown}};
+    // As `analyze` does: stats.unknown counts every undecided question.
+    j["stats"]["unknown"] =
+        j["stats"]["unknown"].get<size_t>() + r.violations->unknowns.size();
   }
   j["program"] = r.argv;
   j["stats"]["replay"] = {

@@ -151,7 +151,8 @@ def check_replay(a, prog, exe, props, want, verdict):
     """`run --property` records anew, predicts and replays every violation:
     each must get `verdict` (--report-all lists the unconfirmed too), and
     `replay` of each witness file `run` wrote must give it again. Only
-    confirmed violations make run and replay exit 1."""
+    confirmed violations make run and replay exit 1; violations predicted
+    but not confirmed make run exit 4 (never a clean 0)."""
     confirmed = verdict == "confirmed"
     # A diverging replay waits for the step that never comes: not 3 s.
     step = [] if confirmed else ["--step-timeout-ms", "800"]
@@ -163,7 +164,7 @@ def check_replay(a, prog, exe, props, want, verdict):
     r = run([a.racepredict, "run", "--property", props, "--all-pairs",
              "--report-all", "--format", "json", "--witness-dir", wdir,
              "-o", rpt, *step, "--", exe], timeout=600)
-    if r.returncode != (1 if want and confirmed else 0):
+    if r.returncode != (0 if not want else 1 if confirmed else 4):
         return f"{prog}: run exit status {r.returncode}"
     with open(rpt) as f:
         report = json.load(f)

@@ -6,9 +6,15 @@ Modes:
             --report-all`, and compare exactly: the predicted races
             (`// expect-race: A B`), deadlocks (`// expect-deadlock: t1@A t2@B`, the
             request lines) and each one's replay verdict (`// expect-replay:
-            V`, default confirmed); the exit status (1 iff something was
-            confirmed); the text report shows exactly the confirmed ones. A
-            confirmed deadlock is replayed once more with the printed
+            V`, default confirmed); the exit status (1 if something was
+            confirmed, 4 if findings were predicted but none confirmed,
+            else 0); the summary line (on stderr with --format json, the
+            text report's last line); stacks (`// expect-stack:`); the
+            text report shows exactly the confirmed ones. Locations are
+            the innermost frame in SRC (a std::mutex is locked in
+            libstdc++'s headers). With --repeat N every confirmed finding
+            is replayed N times from its witness file (confirmed each
+            time). A confirmed deadlock is replayed once more with the printed
             RACEPREDICT_OPTIONS (as under gdb) to check that the watchdog
             ended the process with its own status, and with `racepredict
             replay --schedule` from its witness file (exit 1, confirmed).
@@ -34,16 +40,17 @@ import argparse
 import json
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from annotations import Annotations, file_line  # noqa: E402
+from run_e2e import check_stacks  # noqa: E402
 
-DEADLOCK_EXIT = 86  # RP_REPLAY_DEADLOCK_EXIT, include/racepredict/abi/replay.h
+from replay_util import (DEADLOCK_EXIT, compile_prog, debugger_options, fail,  # noqa: E402
+                         run, witness_of)
+from replay_watchdog import mode_watchdog  # noqa: E402
 
 
 def annotations(src):
@@ -81,58 +88,42 @@ def check_confirmation(d):
     return None
 
 
-def blocked_at(b):
+def program_line(ev, src):
+    """`file:line` of a reported event in the test program itself: its own
+    location, else the innermost frame of its stack in SRC (a std::mutex
+    is locked in libstdc++'s gthr-default.h, called from the program)."""
+    base = os.path.basename(src)
+    for loc in [ev["loc"]] + [f.rsplit(" ", 1)[-1] for f in ev.get("stack", [])]:
+        if os.path.basename(loc.split(":")[0]) == base:
+            return file_line(loc)
+    return file_line(ev["loc"])
+
+
+def blocked_at(b, src):
     """(thread, file:line) of a blocked thread; a thread that is never
     created has no event of its own: where its creator would create it."""
-    loc = b["loc"]
-    if b["blocked_on"]["kind"] == "not-created":
-        loc = b["blocked_on"]["fork"]["loc"]
-    return (b["thread"], file_line(loc))
+    ev = b["blocked_on"]["fork"] if b["blocked_on"]["kind"] == "not-created" \
+        else b
+    return (b["thread"], program_line(ev, src))
 
 
+def repeat_replays(a, exe, findings, times):
+    """Replays each confirmed finding's witness `times` times with
+    `racepredict replay`: confirmed (exit 1) every time, no retries."""
+    for x in findings:
+        if x["replay"] != "confirmed":
+            continue
+        witness = x["replay_detail"]["witness_file"]
+        for i in range(times):
+            r = run([a.racepredict, "replay", "-q", "--schedule", witness,
+                     "--", exe], stdout=subprocess.PIPE, text=True, timeout=120)
+            if r.returncode != 1 or not re.search(
+                    r"^racepredict replay: confirmed", r.stdout, re.M):
+                print(r.stdout)
+                return fail(f"replay {i + 1} of {times} of {witness} exited "
+                            f"{r.returncode}, not confirmed")
+    return None
 
-def run(cmd, **kw):
-    print("+", " ".join(shlex.quote(c) for c in cmd), flush=True)
-    return subprocess.run(cmd, **kw)
-
-
-def fail(msg):
-    print("FAIL:", msg)
-    return 1
-
-
-def compile_prog(a, name):
-    exe = os.path.join(a.workdir, name)
-    if run([a.cc, a.opt, a.src, "-o", exe]).returncode != 0:
-        raise SystemExit(fail("compilation failed"))
-    return exe
-
-
-def witness_of(a, exe, wdir, kind="race"):
-    """Records and analyses once; returns the first witness file of kind."""
-    shutil.rmtree(wdir, ignore_errors=True)
-    r = run([a.racepredict, "run", "--races", "--deadlocks", "--witness-dir",
-             wdir, "--report-all", "--", exe], stdout=subprocess.PIPE,
-            text=True, timeout=300)
-    if r.returncode not in (0, 1):
-        raise SystemExit(fail(f"run exited with {r.returncode}"))
-    files = sorted(f for f in os.listdir(wdir) if f.startswith(kind + "-"))
-    if not files:
-        raise SystemExit(fail(f"no {kind} witness in {wdir}"))
-    return os.path.join(wdir, files[0])
-
-
-def debugger_options(a, exe, witness, sched):
-    r = run([a.racepredict, "replay", "--schedule", witness, "--schedule-out",
-             sched, "--print-env", "--", exe], stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        raise SystemExit(fail(f"replay --print-env exited {r.returncode}: "
-                              f"{r.stderr}"))
-    m = re.match(r"RACEPREDICT_OPTIONS=(.*)$", r.stdout.strip())
-    if not m or "gdb --args" not in r.stderr:
-        raise SystemExit(fail(f"--print-env printed {r.stdout!r} {r.stderr!r}"))
-    return shlex.split(m.group(1))[0]
 
 
 def mode_run(a):
@@ -144,14 +135,15 @@ def mode_run(a):
     cmd = [a.racepredict, "run", "--races", "--deadlocks", "--report-all",
            "--step-timeout-ms", "1000", "-j", "2", "--witness-dir", wdir]
     r = run(cmd + ["--format", "json", "--", exe], stdout=subprocess.PIPE,
-            text=True, timeout=300)
-    if r.returncode not in (0, 1):
+            stderr=subprocess.PIPE, text=True, timeout=300)
+    print(r.stderr)
+    if r.returncode not in (0, 1, 4):
         return fail(f"run exited with {r.returncode}")
     rep = json.loads(r.stdout)
-    got_races = {tuple(sorted((file_line(x["first"]["loc"]),
-                               file_line(x["second"]["loc"])))): x["replay"]
+    got_races = {tuple(sorted((program_line(x["first"], a.src),
+                               program_line(x["second"], a.src)))): x["replay"]
                  for x in rep["races"]}
-    got_deadlocks = {tuple(sorted(blocked_at(b) for b in d["blocked"])):
+    got_deadlocks = {tuple(sorted(blocked_at(b, a.src) for b in d["blocked"])):
                      d["replay"] for d in rep["deadlocks"]}
     print("races:", got_races, "deadlocks:", got_deadlocks)
     if set(got_races) != want_races:
@@ -174,10 +166,26 @@ def mode_run(a):
             if err:
                 return fail(err)
     confirmed = verdicts.count("confirmed")
-    if (r.returncode == 1) != (confirmed > 0):
-        return fail(f"exit status {r.returncode} with {confirmed} confirmed")
+    # 1: something confirmed; 4: predicted, nothing confirmed; 0: nothing.
+    want_exit = 1 if confirmed else 4 if verdicts else 0
+    if r.returncode != want_exit:
+        return fail(f"exit status {r.returncode} with {confirmed} of "
+                    f"{len(verdicts)} confirmed, expected {want_exit}")
+    err = check_stacks(rep, Annotations(a.src).stacks)
+    if err:
+        return fail(err)
     if rep["stats"]["replay"]["confirmed"] != confirmed:
         return fail("stats.replay.confirmed is wrong")
+    # The summary says how many were predicted, confirmed, diverged and not
+    # reproduced: on stderr with --format json, as the text report's last
+    # line.
+    n = len(verdicts)
+    summary = (f"racepredict run: {confirmed} of {n} predicted finding"
+               f"{'' if n == 1 else 's'} confirmed by replay "
+               f"({verdicts.count('diverged')} diverged, "
+               f"{verdicts.count('not-reproduced')} not reproduced")
+    if summary not in r.stderr:
+        return fail(f"no summary {summary!r} on stderr")
     # The default text report: exactly the confirmed findings.
     t = run(cmd[:1] + ["run", "--races", "--deadlocks", "--step-timeout-ms",
                      "1000", "--", exe],
@@ -186,19 +194,22 @@ def mode_run(a):
     if shown != confirmed or t.stdout.count("WARNING: racepredict") != shown:
         print(t.stdout)
         return fail(f"text report shows {shown} findings, {confirmed} confirmed")
+    if t.returncode != want_exit or summary not in t.stdout.splitlines()[-1]:
+        return fail(f"text run: exit {t.returncode}, last line "
+                    f"{t.stdout.splitlines()[-1]!r}")
     if confirmed and ("Witness schedule" not in t.stdout
                       or "SUMMARY: racepredict:" not in t.stdout):
         return fail("text report lacks the witness or summary")
+    # Every confirmed deadlock replays again from its witness file; with
+    # --repeat N every confirmed finding does, N times.
+    err = repeat_replays(a, exe, rep["races"] + rep["deadlocks"], a.repeat) \
+        if a.repeat else repeat_replays(a, exe, rep["deadlocks"], 1)
+    if err:
+        return err
     for d in rep["deadlocks"]:
         if d["replay"] != "confirmed":
             continue
         witness = d["replay_detail"]["witness_file"]
-        r = run([a.racepredict, "replay", "-q", "--schedule", witness, "--",
-                 exe], stdout=subprocess.PIPE, text=True, timeout=120)
-        if r.returncode != 1 or \
-                not r.stdout.startswith("racepredict replay: confirmed"):
-            return fail(f"replay --schedule {witness} exited {r.returncode}: "
-                        f"{r.stdout!r}")
         opts = debugger_options(a, exe, witness,
                                 os.path.join(a.workdir, name + ".dl.rpsched"))
         result = os.path.join(a.workdir, name + ".dl.result")
@@ -351,125 +362,6 @@ def mode_address(a):
     return 0
 
 
-def schedule_lines(a, exe, name):
-    """SRC's (first) deadlock witness file and its schedule file's lines."""
-    witness = witness_of(a, exe, os.path.join(a.workdir, name + ".witnesses"),
-                         "deadlock")
-    sched = os.path.join(a.workdir, name + ".rpsched")
-    debugger_options(a, exe, witness, sched)
-    with open(sched) as f:
-        return witness, f.read().splitlines()
-
-
-def thread_index(lines, name):
-    for ln in lines:
-        f = ln.split()
-        if f[0] == "thread" and f[4] == name:
-            return f[1]
-    raise SystemExit(fail(f"no thread {name} in the schedule"))
-
-
-def replace_block(lines, on, field, value):
-    """The schedule with field `field` of the `block` line of kind `on` set."""
-    out = []
-    for ln in lines:
-        f = ln.split(" ")
-        if f[0] == "block" and f[4] == on:
-            f[field] = value(f) if callable(value) else value
-            ln = " ".join(f)
-        out.append(ln)
-    return out
-
-
-def without_block(lines, on):
-    out = [ln for ln in lines if not (ln.startswith("block ") and
-                                      ln.split(" ")[4] == on)]
-    n = sum(ln.startswith("block ") for ln in out)
-    return [re.sub(r" blocks \d+$", f" blocks {n}", ln) for ln in out]
-
-
-def mode_watchdog(a):
-    cases = []
-    # The nested monitor: t2 waits for l (t1 took it at its ordinal 1), t1
-    # waits on cv, t0 joins t1.
-    src = os.path.join(os.path.dirname(a.src), "deadlock_nested_monitor.c")
-    exe = compile_prog(argparse.Namespace(**{**vars(a), "src": src}),
-                       "wd_monitor")
-    witness, lines = schedule_lines(a, exe, "wd_monitor")
-    # A witness file that claims another blocking kind than the trace
-    # semantics gives is refused before anything runs.
-    with open(witness) as f:
-        w = json.load(f)
-    join = next(b for b in w["blocked"] if b["blocked_on"]["kind"] == "join")
-    join["blocked_on"]["kind"] = "semaphore"
-    claimed = os.path.join(a.workdir, "wd_claimed.json")
-    with open(claimed, "w") as f:
-        json.dump(w, f)
-    r = run([a.racepredict, "replay", "--schedule", claimed, "--", exe],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    want = (f"blocked event {join['event']} blocks on join after the "
-            "witness, not as the file says")
-    if r.returncode != 2 or want not in r.stderr:
-        return fail(f"a claimed semaphore block: exit {r.returncode}, "
-                    f"{r.stderr!r}")
-    t1, t2 = thread_index(lines, "t1"), thread_index(lines, "t2")
-    m_acq = [ln.split()[2] for ln in lines
-             if ln.startswith(f"step {t1} ") and ln.split()[3] == "acq"]
-    cases += [
-        ("another acquisition of the holder", exe,
-         replace_block(lines, "lock", 9, m_acq[-1]),
-         "t2 waits for a lock that t1 does not hold since its predicted "
-         "acquisition"),
-        ("another joined thread", exe, replace_block(lines, "join", 8, t2),
-         "t0 joins another thread than t2"),
-        ("another source line", exe,
-         replace_block(lines, "condition", 5, lambda f: str(int(f[5]) + 1)),
-         "t1 is blocked in another call (t1 wait @ "),
-    ]
-    # The semaphore hand-off without main's block: main, blocked in its
-    # join, could still post as far as the watchdog knows.
-    src = os.path.join(os.path.dirname(a.src), "deadlock_sem_handoff.c")
-    exe = compile_prog(argparse.Namespace(**{**vars(a), "src": src}),
-                       "wd_sem")
-    _, lines = schedule_lines(a, exe, "wd_sem")
-    cases.append(("a waiter for a post left out", exe,
-                  without_block(lines, "join"),
-                  "t0 is still alive and could still post, arrive or notify"))
-    for what, exe, text, want in cases:
-        sched = os.path.join(a.workdir, "wd.rpsched")
-        result = os.path.join(a.workdir, "wd.result")
-        with open(sched, "w") as f:
-            f.write("\n".join(text) + "\n")
-        if os.path.exists(result):
-            os.remove(result)
-        env = dict(os.environ, RACEPREDICT_OPTIONS=f"replay={sched}:"
-                   f"replay_result={result}:replay_timeout=500")
-        # The program really deadlocks: once the verdict is written it
-        # hangs (as under `run`, which kills it after a grace period).
-        print("+", exe, "#", what, flush=True)
-        p = subprocess.Popen([exe], env=env, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
-        for _ in range(300):
-            if p.poll() is not None or os.path.exists(result):
-                break
-            time.sleep(0.1)
-        time.sleep(0.3)
-        if p.poll() is None:
-            p.kill()
-        p.wait()
-        if p.returncode == DEADLOCK_EXIT:
-            return fail(f"{what}: the watchdog confirmed")
-        if not os.path.exists(result):
-            return fail(f"{what}: no verdict within 30 s")
-        with open(result) as f:
-            res = dict(ln.split(" ", 1) for ln in f.read().splitlines())
-        if res.get("verdict") != "not-reproduced" or \
-                want not in res.get("message", ""):
-            return fail(f"{what}: {res}, expected not-reproduced: ...{want}")
-        print(f"ok: {what}: {res['message']}")
-    return 0
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("mode", choices=["run", "repeat", "crash", "gdb", "errors",
@@ -480,6 +372,8 @@ def main():
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--opt", default="-O0")
     ap.add_argument("--times", type=int, default=20)
+    ap.add_argument("--repeat", type=int, default=0,
+                    help="run: replay every confirmed finding N times")
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
     return {"run": mode_run, "repeat": mode_repeat, "crash": mode_crash,

@@ -7,9 +7,10 @@
 // not-reproduced); else `known` when the baseline has its signature; else
 // `new`. Only new findings fail a test: replay-confirmed ones, and the
 // predicted ones of tests that could not be replayed (the same rule as
-// --no-replay). Within one test, a signature seen several times (several
-// traces, or two findings the signature does not tell apart) is kept once,
-// preferring an occurrence that counts.
+// --no-replay); a test whose findings are unconfirmed does not pass either
+// (outcome `unconfirmed`). Within one test, a signature seen several times
+// (several traces, or two findings the signature does not tell apart) is kept
+// once, preferring an occurrence that counts.
 //
 #pragma once
 
@@ -40,11 +41,15 @@ std::vector<size_t> classify(std::vector<TestResult> &tests,
                              const ClassifyConfig &cfg);
 
 /// How a test shows in JUnit: `failed` (a new finding), `error` (not fully
-/// analysed: timeout, error, inconclusive), `skipped`, or `passed`.
+/// analysed: timeout, error, inconclusive), `skipped`, `unconfirmed` (only
+/// findings replay did not confirm, besides known or suppressed ones), or
+/// `passed`.
 std::string testOutcome(const TestResult &t);
 
 struct Summary {
   size_t tests = 0, passed = 0, failed = 0, errors = 0, skipped = 0;
+  /// Tests whose outcome is `unconfirmed`.
+  size_t unconfirmedTests = 0;
   size_t findings = 0, fresh = 0, known = 0, suppressed = 0, unconfirmed = 0;
   /// Findings whose status is "confirmed" (replayed and confirmed).
   size_t confirmed = 0;

@@ -49,6 +49,13 @@ struct RunReport {
 };
 
 size_t confirmedCount(const RunReport &r);
+/// Candidates the solver left undecided (time-out), of every kind.
+size_t unknownCount(const RunReport &r);
+/// The last line of the text report: how many findings were predicted,
+/// confirmed, diverged and not reproduced (and undecided candidates). `run`
+/// prints it on stderr too when the report is JSON or SARIF, so that a log
+/// never looks clean when it is not.
+std::string runSummary(const RunReport &r);
 
 /// The TSan-shaped text report, then one summary line.
 void printRunReport(const RunReport &r, std::ostream &out);

@@ -7,7 +7,8 @@
 // in the baseline / new) and write JUnit, SARIF and JSON. Exit status: 0
 // nothing new and every test fully analysed, 1 new findings, 2 usage or
 // input error, 4 nothing new but some test not fully analysed (time-out,
-// error, unknown solver queries).
+// error, unknown solver queries) or unconfirmed (predicted findings that
+// replay did not confirm).
 //
 #include "commands.h"
 
@@ -300,6 +301,8 @@ int runBatch(const BatchArgs &a) {
   batch::Summary s = batch::summarize(run.tests);
   if (s.fresh)
     return kExitFound;
+  if (s.unconfirmedTests)
+    return kExitInconclusive;
   for (const auto &t : run.tests)
     if (t.status != batch::kStatusOk && t.status != batch::kStatusSkipped)
       return kExitInconclusive;

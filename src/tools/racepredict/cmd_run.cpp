@@ -297,12 +297,14 @@ int runRun(RunArgs a) {
     *out << report::runReportSarif(r).dump(2) << "\n";
   else
     report::printRunReport(r, *out);
+  if (a.format != "text" || out != &std::cout)
+    std::cerr << report::runSummary(r) << "\n";
   if (report::confirmedCount(r))
     return kExitFound;
-  bool unknown = !res->races.unknowns.empty() ||
-                 !res->deadlocks.unknowns.empty() ||
-                 !res->violations.unknowns.empty();
-  return unknown ? kExitInconclusive : kExitClean;
+  // Predictions that replay did not confirm, or undecided candidates: never
+  // a clean 0 (DESIGN.md, exit status 4).
+  return !jobs.empty() || report::unknownCount(r) ? kExitInconclusive
+                                                  : kExitClean;
 }
 
 } // namespace
@@ -313,7 +315,8 @@ void addRunCommand(CLI::App &app, int &exitCode) {
       "run", "Record the program, predict its races (and deadlocks, "
              "property violations), replay every prediction and report the "
              "ones replay confirms (exit 1 "
-             "when one is confirmed)");
+             "when one is confirmed, 4 when findings were predicted but none "
+             "confirmed)");
   addAnalysisFlags(cmd, args->analysis);
   cmd->get_option("--jobs")->description(
       "Solver threads, and how many replays run in parallel");

@@ -86,7 +86,7 @@ TEST(Classify, VerdictsDedupAndHits) {
   EXPECT_EQ(sum.distinctNew, 1u);
 }
 
-TEST(Classify, UnconfirmedByReplayNeverFails) {
+TEST(Classify, UnconfirmedByReplayNeverFailsNorPasses) {
   std::vector<TestResult> tests(1);
   tests[0].spec.name = "t";
   auto &fs = tests[0].findings;
@@ -118,8 +118,17 @@ TEST(Classify, UnconfirmedByReplayNeverFails) {
   EXPECT_EQ(sum.suppressed, 1u);
   EXPECT_EQ(sum.confirmed, 1u);
   EXPECT_EQ(testOutcome(tests[0]), "failed");
-  // Without the confirmed one the test passes: nothing it lists counts.
+  // Without the confirmed one nothing fails the test, but it does not pass
+  // either: findings were predicted and none was confirmed.
   fs.erase(fs.begin());
+  classify(tests, cfg);
+  EXPECT_EQ(testOutcome(tests[0]), "unconfirmed");
+  sum = summarize(tests);
+  EXPECT_EQ(sum.unconfirmedTests, 1u);
+  EXPECT_EQ(sum.passed, 0u);
+  EXPECT_EQ(sum.failed, 0u);
+  // Only suppressed findings left: it passes.
+  fs.erase(fs.begin(), fs.begin() + 3);
   classify(tests, cfg);
   EXPECT_EQ(testOutcome(tests[0]), "passed");
 }
