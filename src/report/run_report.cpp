@@ -4,6 +4,7 @@
 #include "racepredict/analysis/deadlock.h"
 #include "racepredict/report/violation_report.h"
 
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -80,32 +81,42 @@ void printSchedule(const RunReport &r, const std::vector<trace::EventId> &w,
   }
 }
 
+/// The trace event of the step a diverged replay stopped at, if known.
+std::optional<trace::EventId> divergedAt(const ReplayInfo &info) {
+  if (info.verdict != "diverged" || info.step == 0 ||
+      info.step > info.scheduleEvents.size())
+    return std::nullopt;
+  return info.scheduleEvents[info.step - 1];
+}
+
 void printReplay(const RunReport &r, const ReplayInfo &info,
                  std::ostream &out) {
   out << "  Replay: " << info.verdict;
   if (info.step)
     out << " at step " << info.step << "/" << info.steps;
   out << ": " << info.message << "\n";
-  if (!info.witnessFile.empty())
+  // Where the program left the witness, in the program's own terms: the
+  // recorded event it did not reach, with the call path that leads to it.
+  if (auto e = divergedAt(info)) {
+    out << "  The run left the witness before step " << info.step << ", [" << *e
+        << "] " << describeEvent(*r.trace, *e) << ", recorded at:\n";
+    printStack(*r.trace, *e, out, "      ");
+  }
+  if (!info.witnessFile.empty()) {
     out << "  Replay it: racepredict replay --schedule " << info.witnessFile
         << " --" << r.command << "\n";
+    if (!info.confirmed())
+      out << "  Check the witness on the trace: racepredict check-witness "
+          << r.ctx.tracePath << " " << info.witnessFile << "\n";
+  } else if (!info.confirmed()) {
+    out << "  (run with --witness-dir DIR to keep this witness and the trace, "
+           "to check it with `racepredict check-witness` or replay it again)"
+           "\n";
+  }
 }
 
 bool shown(const RunReport &r, const ReplayInfo &info) {
   return r.reportAll || info.confirmed();
-}
-
-json replayJson(const ReplayInfo &info) {
-  json d{{"message", info.message}};
-  if (info.step)
-    d["step"] = info.step, d["steps"] = info.steps;
-  if (!info.location.empty())
-    d["location"] = info.location;
-  if (!info.variable.empty())
-    d["variable"] = info.variable;
-  if (!info.witnessFile.empty())
-    d["witness_file"] = info.witnessFile;
-  return d;
 }
 
 json stackJson(const trace::Trace &t, trace::EventId e) {
@@ -113,6 +124,24 @@ json stackJson(const trace::Trace &t, trace::EventId e) {
   for (const auto &f : eventStack(t, e))
     s.push_back(f.function + " " + f.location);
   return s;
+}
+
+json replayJson(const trace::Trace &t, const ReplayInfo &info) {
+  json d{{"message", info.message}};
+  if (info.step)
+    d["step"] = info.step, d["steps"] = info.steps;
+  if (auto e = divergedAt(info))
+    d["diverged_before"] = {{"event", *e},
+                            {"thread", t.threadName(t.events[*e].thread)},
+                            {"op", describeEvent(t, *e)},
+                            {"stack", stackJson(t, *e)}};
+  if (!info.location.empty())
+    d["location"] = info.location;
+  if (!info.variable.empty())
+    d["variable"] = info.variable;
+  if (!info.witnessFile.empty())
+    d["witness_file"] = info.witnessFile;
+  return d;
 }
 
 /// The findings the report shows, as results of the predictors (so that
@@ -292,7 +321,7 @@ json runReportJson(const RunReport &r) {
       e[side]["stack"] = stackJson(t, ev);
     }
     e["replay"] = info.verdict;
-    e["replay_detail"] = replayJson(info);
+    e["replay_detail"] = replayJson(t, info);
   }
   if (r.deadlocks) {
     j["deadlocks"] = deadlocksJson(t, shownDeadlocks(r), *r.index);
@@ -302,7 +331,7 @@ json runReportJson(const RunReport &r) {
       if (!shown(r, info))
         continue;
       j["deadlocks"][m]["replay"] = info.verdict;
-      j["deadlocks"][m++]["replay_detail"] = replayJson(info);
+      j["deadlocks"][m++]["replay_detail"] = replayJson(t, info);
     }
     // As `analyze` does: undecided deadlock queries count too, so that a
     // report with a confirmed race does not hide them.
@@ -316,7 +345,7 @@ json runReportJson(const RunReport &r) {
       if (!shown(r, info))
         continue;
       j["violations"][m]["replay"] = info.verdict;
-      j["violations"][m++]["replay_detail"] = replayJson(info);
+      j["violations"][m++]["replay_detail"] = replayJson(t, info);
     }
     j["stats"]["property"] = {{"violations", r.violations->violations.size()},
                               {"observed", r.violations->stats.observed},

@@ -107,6 +107,25 @@ def blocked_at(b, src):
     return (b["thread"], program_line(ev, src))
 
 
+def check_unconfirmed(a, x, wdir):
+    """A diverged finding names the recorded event the run did not reach,
+    with a stack frame in the program; an unconfirmed witness is still
+    valid on the trace (`check-witness`)."""
+    detail = x["replay_detail"]
+    if x["replay"] == "diverged":
+        before = detail.get("diverged_before")
+        if not before or not before["thread"] or \
+                program_line({"loc": "", "stack": before["stack"]}, a.src) == "":
+            return f"diverged without the event and program line: {detail}"
+    if x["replay"] != "confirmed":
+        r = run([a.racepredict, "check-witness",
+                 os.path.join(wdir, "trace.rptrace"), detail["witness_file"]],
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0 or "1 of 1 witness valid" not in r.stdout:
+            return f"check-witness of an unconfirmed witness: {r.stdout}"
+    return None
+
+
 def repeat_replays(a, exe, findings, times):
     """Replays each confirmed finding's witness `times` times with
     `racepredict replay`: confirmed (exit 1) every time, no retries."""
@@ -160,6 +179,9 @@ def mode_run(a):
     for x in rep["races"] + rep["deadlocks"]:
         if not x["replay_detail"]["message"]:
             return fail("a replay verdict without its reason")
+        err = check_unconfirmed(a, x, wdir)
+        if err:
+            return fail(err)
     for d in rep["deadlocks"]:
         if d["replay"] == "confirmed":
             err = check_confirmation(d)

@@ -28,6 +28,9 @@ struct ReplayInfo {
   /// The schedule replayed, one line per step (with source text); empty
   /// if none could be built (then the report lists the witness events).
   std::vector<std::string> schedule;
+  /// The trace event of each step (parallel to `schedule`): where a
+  /// diverged replay left the witness, with its stack.
+  std::vector<trace::EventId> scheduleEvents;
   bool confirmed() const { return verdict == "confirmed"; }
 };
 

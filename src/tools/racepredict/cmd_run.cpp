@@ -103,6 +103,7 @@ void replayAll(std::vector<Job> &jobs, const RunArgs &a,
       }
       info.witnessFile = j.info.witnessFile;
       info.schedule = std::move(j.info.schedule);
+      info.scheduleEvents = std::move(j.info.scheduleEvents);
       j.info = std::move(info);
     }
   };
@@ -120,8 +121,10 @@ Job jobFor(Expected<replay::Schedule> s, const std::string &witnessFile) {
   Job j;
   j.info.witnessFile = witnessFile;
   if (s) {
-    for (const auto &st : s->steps)
+    for (const auto &st : s->steps) {
       j.info.schedule.push_back(st.desc);
+      j.info.scheduleEvents.push_back(st.event);
+    }
   } else {
     j.info.verdict = replay::verdictName(replay::Verdict::NotReproduced);
     j.info.message = "not replayed: " + s.error().message;

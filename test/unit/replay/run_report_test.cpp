@@ -40,6 +40,7 @@ t2 rd y 1 @m.c:7:5@b
     bad.location = "m.c:7:5";
     bad.step = 5;
     bad.steps = 6;
+    bad.scheduleEvents = {0, 1, 2, 4, 3, 5};
     r.raceReplays = {ok, bad};
     r.command = " ./m";
     r.argv = {"./m"};
@@ -96,6 +97,22 @@ TEST(RunReport, ReportAllShowsDivergedWithItsReason) {
   EXPECT_NE(s.find("  Replay: diverged at step 5/6: thread t2 did not reach "
                    "this step\n"),
             std::string::npos);
+  // Where, in the program's terms: the recorded event of step 5 and its
+  // stack; no witness file was kept: how to keep one.
+  EXPECT_NE(s.find("  The run left the witness before step 5, [3] t2 rd x 1  "
+                   "@ m.c:6:5 in b, recorded at:\n      #0 b m.c:6:5\n"
+                   "  (run with --witness-dir DIR to keep this witness"),
+            std::string::npos)
+      << s;
+  // With a kept witness: the command that checks it on the trace.
+  f.r.raceReplays[1].witnessFile = "w/race-4-5.json";
+  f.r.ctx.tracePath = "w/trace.rptrace";
+  std::ostringstream again;
+  report::printRunReport(f.r, again);
+  EXPECT_NE(again.str().find("  Check the witness on the trace: racepredict "
+                             "check-witness w/trace.rptrace w/race-4-5.json\n"),
+            std::string::npos)
+      << again.str();
   // No schedule was replayed for it: the witness events are listed.
   EXPECT_NE(s.find("Witness schedule (6 steps; the last two race)"),
             std::string::npos);
@@ -118,6 +135,10 @@ TEST(RunReport, JsonCarriesTheReplayField) {
   ASSERT_EQ(all["races"].size(), 2u);
   EXPECT_EQ(all["races"][1]["replay"], "diverged");
   EXPECT_EQ(all["races"][1]["replay_detail"]["location"], "m.c:7:5");
+  const auto &before = all["races"][1]["replay_detail"]["diverged_before"];
+  EXPECT_EQ(before["event"], 3);
+  EXPECT_EQ(before["thread"], "t2");
+  EXPECT_EQ(before["stack"][0], "b m.c:6:5");
 }
 
 } // namespace
