@@ -123,6 +123,13 @@ int replayCondWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
     }
     futexWait(&w.mark, 0, left);
   }
+  // A return that is no step of the schedule comes after it: the return's
+  // record would wait for the schedule's end anyway, but holding the mutex,
+  // which a scheduled thread may be about to take (pigz: the main thread's
+  // possess(compress_have) stuck behind a compress thread that a notify
+  // matched in the witness had woken). So the mutex is re-taken after it.
+  if (!byTurn)
+    replayGate(ts);
   markReacquiring(ts);
   real_pthread_mutex_lock()(m);
   replayAfterBlocking();
