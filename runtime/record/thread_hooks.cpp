@@ -8,9 +8,9 @@
 // A created thread records its end after its thread_local destructors: they
 // run after the start routine returns (glibc's start_thread), and what they
 // do — free a std::string's buffer, flush per-thread statistics — is the
-// thread's too. Ending at the return dropped those events: the next thread
-// got the freed buffer from the same arena and its writes looked like a race
-// with the first thread's (replay then found other addresses).
+// thread's too. Ending at the return dropped those events: a race in a
+// thread_local destructor was never predicted, and the frees of such
+// objects were missing from the trace.
 //
 #include "real.h"
 #include "state.h"

@@ -56,7 +56,8 @@ namespace {
 /// (the runtime is linked after the program's objects): it set nextSeq back
 /// to 1 after events of those constructors had been recorded, so later
 /// seqs went backwards — the cause of replays diverging after a global
-/// constructor (docs/replay.md, "Before main").
+/// constructor (docs/replay.md, "C++ programs: before main and before the
+/// first thread").
 struct alignas(64) TokenQueue {
   volatile uint32_t lock = 0;
   ThreadState *head = nullptr;
