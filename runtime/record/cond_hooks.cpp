@@ -68,10 +68,13 @@ int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
   spinUnlock(&gCondLock);
   // The release half: from here a notify may mark us.
   int r = real_pthread_mutex_unlock()(m);
-  if (ts)
+  if (ts) {
+    if (r == 0 && !stopped())
+      reserveWaitRelease(ts, key(m), loc);
     leaveToBlock(ts);
-  else
+  } else {
     beforeBlocking();
+  }
   if (r != 0) {
     spinLock(&gCondLock);
     (w.prev ? w.prev->next : gHead) = w.next;

@@ -108,6 +108,7 @@ void writeGlobals(const __racepredict_module *m) {
 /// be corrupted. The child runs unrecorded.
 void stopInChild() {
   __atomic_store_n(&g.stopping, 1, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&g.finished, true, __ATOMIC_RELEASE);
   replayInChild();
 }
 

@@ -101,6 +101,19 @@ struct ThreadState {
   uint32_t replaySlot;
   uint32_t ordinal;
   uint32_t children;
+  /// The lock this thread waits for in a real blocking call, or owns
+  /// without having recorded it yet (sync_hooks.cpp ownedUnrecorded); 0:
+  /// none.
+  uint64_t acquiring;
+  /// A condition wait's release half, for a wait that has not returned when
+  /// recording stops (cond_hooks.cpp): its `rel` record, written by the
+  /// exit flusher at seq waitRelSeq, which the waiter reserved when it
+  /// released the mutex. Without it the trace would show the mutex held by
+  /// the waiter for good (the `wait` event, at the return, implies the
+  /// release). waitRelLen = 0: none pending; the `wait` record clears it.
+  uint8_t waitRel[24];
+  uint32_t waitRelLen;
+  uint64_t waitRelSeq;
 };
 
 struct Globals {
@@ -114,7 +127,8 @@ struct Globals {
   volatile uint32_t fileLock;
   volatile uint32_t initLock;
   volatile uint32_t srcLock;
-  bool finished;
+  bool finished;   ///< the trace is written (END), the fd closed
+  int finisherTid; ///< the thread writing it (finishTrace)
   char traceName[512];
 };
 
@@ -177,9 +191,17 @@ void tokenRelease(ThreadState *ts);
 /// first (one of them may own the lock this thread is about to wait for).
 /// False, keeping the token, when nobody waits.
 bool tokenYield(ThreadState *ts);
+/// Hands the token on if a thread waits for it; the caller records nothing
+/// more before its next enter().
+void tokenPass(ThreadState *ts);
 /// Before a call that may block, outside the recorder: a holder hands the
 /// token on, so that other threads record while this one waits.
 void beforeBlocking();
+/// Once recording has stopped (g.stopping): takes the token from whoever
+/// holds it for good, so that no thread records again -- the fast path
+/// does not look at g.stopping. Threads inside a hook at this moment may
+/// still finish their record (the caller waits for them).
+void tokenRevoke(bool fromSignal);
 /// At start-up: chooses membarrier or the fenced hooks (gTokenFence).
 void tokenInit();
 
@@ -247,6 +269,15 @@ inline void leave(ThreadState *ts) {
 inline void leaveToBlock(ThreadState *ts) {
   flushIfFull(ts, kMaxRecord);
   tokenRelease(ts);
+  __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+}
+
+/// leave() after an event that lets others go on (a failed try-lock: its
+/// owner may need the token to release the lock): the token goes to a
+/// waiting thread, if any.
+inline void leaveToWaiters(ThreadState *ts) {
+  flushIfFull(ts, kMaxRecord);
+  tokenPass(ts);
   __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
 }
 
@@ -345,6 +376,24 @@ inline void putBranchDeps(ThreadState *ts, uint8_t *p, const uint64_t *deps,
   else
     endRecord(ts, p, loc);
 }
+
+/// The thread's next event comes `n` seqs later than it would: other
+/// threads recorded meanwhile, or a seq is reserved (a segment record, or
+/// an empty block simply starts later).
+inline void skipSeqs(ThreadState *ts, uint64_t n) {
+  if (ts->count == 0 && ts->pending == 0) {
+    ts->firstSeq += n;
+  } else {
+    uint8_t *p = ts->buf + ts->len;
+    *p++ = RP_SEGMENT;
+    p = putVarint(p, n);
+    publishRecords(ts, p, 1); // not an event
+  }
+  ts->nextSeq += n;
+}
+/// In a condition wait, holding the token, right after releasing the mutex
+/// `lock`: reserves the next seq for the release half (see waitRel).
+void reserveWaitRelease(ThreadState *ts, uint64_t lock, uint32_t loc);
 
 /// Records an event whose operands are `n` varints (sync events).
 void recordSimple(ThreadState *ts, unsigned kind, uint32_t loc,

@@ -47,6 +47,11 @@ bool gTokenFence;
 
 namespace {
 
+/// The holder once recording has stopped (tokenRevoke): a thread that is
+/// never anybody, so that no hook (the fast path included) finds the token
+/// its own again and every waiter gives up.
+ThreadState gRevoked;
+
 /// The wait queue (FIFO) and the seq the next holder starts from. The
 /// lock is held for a handful of instructions.
 struct alignas(64) TokenQueue {
@@ -156,7 +161,7 @@ void abandonRecording(ThreadState *holder) {
 bool tokenSteal(ThreadState *ts, ThreadState *holder) {
   spinLock(&gQueue.lock);
   if (__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) != holder ||
-      gQueue.head != ts) {
+      gQueue.head != ts || stopped()) {
     spinUnlock(&gQueue.lock);
     return false;
   }
@@ -270,17 +275,10 @@ bool waitForToken(ThreadState *ts) {
 void onAcquired(ThreadState *ts) {
   uint64_t next = gQueue.nextSeq;
   ts->quantum = kQuantum;
-  if (next == ts->nextSeq || stopped())
-    return;
-  if (ts->count == 0 && ts->pending == 0) {
-    ts->firstSeq = next; // an empty block simply starts there
-  } else {
-    uint8_t *p = ts->buf + ts->len;
-    *p++ = RP_SEGMENT;
-    p = putVarint(p, next - ts->nextSeq);
-    publishRecords(ts, p, 1); // not an event
-  }
-  ts->nextSeq = next;
+  // Even once recording has stopped: a holder numbering its events from a
+  // stale seq would give two events one number.
+  if (next != ts->nextSeq)
+    skipSeqs(ts, next - ts->nextSeq);
 }
 
 } // namespace
@@ -336,12 +334,39 @@ void tokenRelease(ThreadState *ts) {
     futexWake(&w->tokenWord);
 }
 
+void tokenPass(ThreadState *ts) {
+  if (__atomic_load_n(&gQueue.head, __ATOMIC_RELAXED))
+    tokenRelease(ts);
+}
+
 bool tokenYield(ThreadState *ts) {
   if (!__atomic_load_n(&gQueue.head, __ATOMIC_RELAXED))
     return false;
   tokenRelease(ts);
   tokenAcquireSlow(ts); // false only once recording stopped: nothing to write
   return true;
+}
+
+void tokenRevoke(bool fromSignal) {
+  // In a signal handler the interrupted code may hold the queue lock (a
+  // handful of instructions, but it cannot finish them before we return):
+  // then the store goes ahead without it, which only a waiter stealing at
+  // this very moment could miss -- and the stealer checks stopped() under
+  // the lock, after we set it.
+  bool locked = true;
+  if (fromSignal) {
+    locked = false;
+    for (int i = 0; i < 1000 && !locked; ++i, sched_yield())
+      locked = !__atomic_exchange_n(&gQueue.lock, 1, __ATOMIC_ACQUIRE);
+  } else {
+    spinLock(&gQueue.lock);
+  }
+  __atomic_store_n(&gToken.owner, &gRevoked, __ATOMIC_SEQ_CST);
+  if (locked)
+    spinUnlock(&gQueue.lock);
+  // A hook that read the old holder has raised inHook before (the caller
+  // waits for it to drop); every later one reads gRevoked.
+  serializeAllThreads();
 }
 
 void beforeBlocking() {

@@ -50,19 +50,22 @@ void putU32(uint8_t *p, uint32_t v) {
     p[i] = static_cast<uint8_t>(v >> (8 * i));
 }
 
-/// Builds the block header and the EVENTS prefix of `ts`'s buffer and
-/// writes them with its records in one writev. Caller holds the file lock.
-void writeEventsLocked(ThreadState *ts, uint32_t len, uint32_t count) {
+/// Builds the block header and the EVENTS prefix of `count` records of
+/// thread `key` starting at `firstSeq` and writes them with the records in
+/// one writev. Caller holds the file lock.
+void writeEventsLocked(uint32_t key, uint64_t firstSeq, const uint8_t *records,
+                       uint32_t len, uint32_t count) {
   uint8_t head[RP_BLOCK_HEADER_SIZE + 30];
   uint8_t *p = head + RP_BLOCK_HEADER_SIZE;
-  p = putVarint(p, ts->key);
-  p = putVarint(p, ts->firstSeq);
+  p = putVarint(p, key);
+  p = putVarint(p, firstSeq);
   p = putVarint(p, count);
   uint32_t prefix = static_cast<uint32_t>(p - head) - RP_BLOCK_HEADER_SIZE;
   head[0] = RP_BLOCK_EVENTS;
   head[1] = head[2] = head[3] = 0;
   putU32(head + 4, prefix + len);
-  struct iovec iov[2] = {{head, static_cast<size_t>(p - head)}, {ts->buf, len}};
+  struct iovec iov[2] = {{head, static_cast<size_t>(p - head)},
+                         {const_cast<uint8_t *>(records), len}};
   size_t total = iov[0].iov_len + iov[1].iov_len;
   ssize_t w = writev(g.fd, iov, 2);
   if (w != static_cast<ssize_t>(total) && w >= 0) {
@@ -72,7 +75,7 @@ void writeEventsLocked(ThreadState *ts, uint32_t len, uint32_t count) {
       writeAll(g.fd, head + done, iov[0].iov_len - done);
       done = iov[0].iov_len;
     }
-    writeAll(g.fd, ts->buf + (done - iov[0].iov_len), total - done);
+    writeAll(g.fd, records + (done - iov[0].iov_len), total - done);
   }
 }
 
@@ -91,15 +94,18 @@ void writeBlock(uint8_t type, const uint8_t *payload, uint32_t len) {
 void flushThread(ThreadState *ts) {
   if (!ts->count)
     return;
+  // The buffer is emptied under the file lock too: the exit flusher (which
+  // takes it) then sees either the block still unwritten or the buffer
+  // empty, never a written block still published (it would write it twice).
   spinLock(&g.fileLock);
   if (!g.finished)
-    writeEventsLocked(ts, ts->len, ts->count);
-  spinUnlock(&g.fileLock);
+    writeEventsLocked(ts->key, ts->firstSeq, ts->buf, ts->len, ts->count);
   ts->count = 0;
   ts->len = 0;
   ts->prevLoc = 0; // location deltas restart in every block
   ts->firstSeq = ts->nextSeq;
   __atomic_store_n(&ts->published, 0, __ATOMIC_RELEASE);
+  spinUnlock(&g.fileLock);
 }
 
 void openTrace() {
@@ -169,8 +175,23 @@ ThreadState *newThreadState(uint32_t threadKey) {
 }
 
 void finishTrace(bool fromSignal) {
-  if (!g.initialized || __atomic_exchange_n(&g.stopping, 1, __ATOMIC_SEQ_CST))
+  if (!g.initialized)
     return;
+  int tid = static_cast<int>(syscall(SYS_gettid));
+  if (__atomic_exchange_n(&g.stopping, 1, __ATOMIC_SEQ_CST)) {
+    // Another thread is writing the trace (a fatal signal's handler while
+    // this one returns from main, say): the process must not end before it
+    // is done. It may be this very thread, interrupted by a signal.
+    int finisher = __atomic_load_n(&g.finisherTid, __ATOMIC_ACQUIRE);
+    struct timespec nap = {0, 1000000};
+    for (int ms = 0; finisher != tid && ms < 2000 &&
+                     !__atomic_load_n(&g.finished, __ATOMIC_ACQUIRE);
+         ++ms)
+      nanosleep(&nap, nullptr);
+    return;
+  }
+  __atomic_store_n(&g.finisherTid, tid, __ATOMIC_RELEASE);
+  tokenRevoke(fromSignal);
   ThreadState *self = tlsState;
   // Threads inside a hook finish their record within microseconds; a thread
   // that does not (stopped by the debugger, faulted in a hook) is given up
@@ -198,13 +219,16 @@ void finishTrace(bool fromSignal) {
     uint64_t pub = __atomic_load_n(&ts->published, __ATOMIC_ACQUIRE);
     auto len = static_cast<uint32_t>(pub), count = uint32_t(pub >> 32);
     if (len && count)
-      writeEventsLocked(ts, len, count);
+      writeEventsLocked(ts->key, ts->firstSeq, ts->buf, len, count);
+    // A condition wait that has not returned: its release half.
+    if (uint32_t n = __atomic_load_n(&ts->waitRelLen, __ATOMIC_ACQUIRE))
+      writeEventsLocked(ts->key, ts->waitRelSeq, ts->waitRel, n, 1);
     events += ts->events;
   }
   uint8_t end[RP_BLOCK_HEADER_SIZE] = {RP_BLOCK_END, 0, 0, 0, 0, 0, 0, 0};
   writeAll(g.fd, end, sizeof end);
-  g.finished = true;
   close(g.fd);
+  __atomic_store_n(&g.finished, true, __ATOMIC_RELEASE);
   spinUnlock(&g.fileLock);
   if (g.opts.verbose) {
     RawBuf b;
@@ -266,6 +290,22 @@ void recordSimple(ThreadState *ts, unsigned kind, uint32_t loc,
   for (int i = 0; i < n; ++i)
     p = putVarint(p, ops[i]);
   endRecord(ts, p, loc);
+  // The wait's return is recorded: it implies the release half. (Inside
+  // the hook: the exit flusher sees both or neither.)
+  if (kind == RP_WAIT)
+    __atomic_store_n(&ts->waitRelLen, 0, __ATOMIC_RELEASE);
+}
+
+void reserveWaitRelease(ThreadState *ts, uint64_t lock, uint32_t loc) {
+  uint8_t *p = ts->waitRel;
+  *p++ = static_cast<uint8_t>(RP_RELEASE | (loc ? RP_HAS_SRC : 0));
+  p = putVarint(p, lock);
+  if (loc)
+    p = putVarint(p, loc);
+  ts->waitRelSeq = ts->nextSeq;
+  skipSeqs(ts, 1); // a gap in the trace unless the wait never returns
+  __atomic_store_n(&ts->waitRelLen, static_cast<uint32_t>(p - ts->waitRel),
+                   __ATOMIC_RELEASE);
 }
 
 uint8_t *putStackRecord(ThreadState *ts, uint8_t *p) {
@@ -306,14 +346,18 @@ void threadEnd(ThreadState *ts) {
     ts->ended = true;
     return;
   }
-  if (!stopped()) {
+  // Once recording has stopped the buffer is the exit flusher's to write:
+  // it must keep its records.
+  bool flushed = !stopped();
+  if (flushed) {
     recordSimple(ts, RP_END, 0, nullptr, 0);
     flushThread(ts);
   }
   ts->ended = true;
   // The pages go back to the kernel; the mapping stays valid for the exit
   // flusher, which may still look at this (now empty) buffer.
-  madvise(ts->buf, ts->cap, MADV_DONTNEED);
+  if (flushed)
+    madvise(ts->buf, ts->cap, MADV_DONTNEED);
   tokenRelease(ts);
   __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
 }
