@@ -30,7 +30,7 @@ RP_TLS bool tlsInInit;
 /// the runtime started).
 ThreadState *attachThread() {
   uint32_t key = __atomic_fetch_add(&g.nextThreadKey, 1, __ATOMIC_RELAXED);
-  ThreadState *ts = newThreadState(key);
+  ThreadState *ts = newThreadState(key, currentTid());
   tlsState = ts;
   recordSync(RP_BEGIN, 0, nullptr, 0, kRecThread);
   return ts;
@@ -160,7 +160,7 @@ bool ensureInit() {
 }
 
 ThreadState *attachSlow() {
-  if (!ensureInit())
+  if (tlsEnded || !ensureInit())
     return nullptr;
   if (tlsState)
     return tlsState;

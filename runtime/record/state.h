@@ -88,7 +88,8 @@ struct ThreadState {
   uint32_t depth;
   uint32_t synced;
   uint32_t traceDepth;
-  ThreadState *next;
+  ThreadState *next;     ///< all states (g.threads), never unlinked
+  ThreadState *nextFree; ///< retired states (g.freeStates, thread_state.cpp)
   // The token's wait queue (token.cpp): the futex word a waiter sleeps on
   // (1 = the token was handed to it), the next waiter, the kernel thread id
   // (a stealer looks whether the holder is running).
@@ -120,8 +121,10 @@ struct Globals {
   Options opts;
   bool initialized;
   int fd;
-  uint32_t srcCount;    ///< source ids handed out to modules
-  ThreadState *threads; ///< all thread states (push-only list)
+  uint32_t srcCount;          ///< source ids handed out to modules
+  ThreadState *threads;       ///< all thread states (push-only list)
+  ThreadState *freeStates;    ///< ended ones, for new threads to reuse
+  volatile uint32_t freeLock; ///< guards freeStates
   uint32_t nextThreadKey;
   volatile uint32_t stopping; ///< set at exit: no further recording
   volatile uint32_t fileLock;
@@ -133,7 +136,10 @@ struct Globals {
 };
 
 extern Globals g;
+/// This thread's state; null before it is attached and after it ended.
 extern RP_TLS ThreadState *tlsState;
+/// This thread has ended (threadEnd): it is never attached again.
+extern RP_TLS bool tlsEnded;
 } // namespace racepredict::rt
 /// Seq of this thread's latest load hook's record, 0 if it was not
 /// recorded: read by instrumented code for branch_deps (runtime.h).
@@ -428,9 +434,15 @@ void openTrace();
 void writeBlock(uint8_t type, const uint8_t *payload, uint32_t len);
 /// Exit / fatal-signal path: stops recording, writes every buffer and END.
 void finishTrace(bool fromSignal);
-ThreadState *newThreadState(uint32_t threadKey);
 void installExitHandlers();
-/// Thread lifecycle events shared by pthread_exit and the start trampoline.
+// --- thread lifecycle (thread_state.cpp) -----------------------------------
+/// A state for the thread `threadKey` (kernel thread id `tid`, 0 if not
+/// known yet): a retired one if there is one, else a new one.
+ThreadState *newThreadState(uint32_t threadKey, int tid);
+int currentTid();
+/// Records the thread's end (unless recording stopped), writes its buffer
+/// and hands the token on for good; the state is then reused. From the
+/// start trampoline, pthread_exit and exit.
 void threadEnd(ThreadState *ts);
 
 } // namespace racepredict::rt

@@ -15,10 +15,12 @@
 namespace racepredict::rt {
 namespace {
 
-/// pthread_t -> thread key, open addressing in static memory (no malloc in
-/// hooks). pthread_t values are reused after join, so an insert overwrites
-/// the slot of an equal pthread_t and lookups always see the latest thread.
-constexpr unsigned kThreadSlots = 1u << 14;
+/// pthread_t -> thread key, open addressing with linear probing in static
+/// memory (no malloc in hooks). A join removes its thread, so the table
+/// holds the threads not joined yet; pthread_t values are reused (a
+/// detached thread's), so an insert overwrites the slot of an equal
+/// pthread_t and lookups always see the latest thread.
+constexpr unsigned kThreadSlots = 1u << 16;
 struct ThreadSlot {
   pthread_t tid;
   uint32_t keyPlusOne; ///< 0 = empty
@@ -46,12 +48,14 @@ void rememberThread(pthread_t t, uint32_t key) {
   spinUnlock(&gThreadTableLock);
 }
 
-/// The key of `t`, or -1 if it was not created through the interceptor.
-int64_t lookupThread(pthread_t t) {
+/// The key of `t`, or -1 if it was not created through the interceptor;
+/// `forget`: removes it (it was joined).
+int64_t lookupThread(pthread_t t, bool forget = false) {
   int64_t r = -1;
+  const unsigned mask = kThreadSlots - 1;
   spinLock(&gThreadTableLock);
-  for (unsigned i = slotOf(t), n = 0; n < kThreadSlots;
-       i = (i + 1) & (kThreadSlots - 1), ++n) {
+  unsigned i = slotOf(t);
+  for (unsigned n = 0; n < kThreadSlots; i = (i + 1) & mask, ++n) {
     const ThreadSlot &s = gThreadTable[i];
     if (!s.keyPlusOne)
       break;
@@ -59,6 +63,20 @@ int64_t lookupThread(pthread_t t) {
       r = s.keyPlusOne - 1;
       break;
     }
+  }
+  if (r >= 0 && forget) {
+    // Backward-shift deletion: later entries of the probe run move into the
+    // hole unless their home slot lies cyclically in (hole, j].
+    unsigned hole = i;
+    for (unsigned j = (hole + 1) & mask; gThreadTable[j].keyPlusOne;
+         j = (j + 1) & mask) {
+      unsigned home = slotOf(gThreadTable[j].tid);
+      if (((j - home) & mask) >= ((j - hole) & mask)) {
+        gThreadTable[hole] = gThreadTable[j];
+        hole = j;
+      }
+    }
+    gThreadTable[hole].keyPlusOne = 0;
   }
   spinUnlock(&gThreadTableLock);
   return r;
@@ -75,11 +93,12 @@ void *threadStart(void *p) {
   __libc_free(p);
   // The state is set before anything else, so that hooks reached from here
   // on record as this thread (and never attach it a second time).
-  ThreadState *ts = newThreadState(a.key);
-  tlsState = ts;
+  tlsState = newThreadState(a.key, currentTid());
   recordSync(RP_BEGIN, 0, nullptr, 0, kRecThread);
   void *r = a.fn(a.arg);
-  if (!ts->ended && !ts->inHook)
+  // Not if the thread ended already (its state may be another's now).
+  ThreadState *ts = tlsState;
+  if (ts && !ts->ended && !ts->inHook)
     threadEnd(ts);
   return r;
 }
@@ -153,7 +172,7 @@ int __racepredict_pthread_join(pthread_t t, void **ret, uint32_t loc) {
   if (RP_UNLIKELY(gReplayOn))
     replayAfterBlocking();
   if (r == 0) {
-    int64_t child = lookupThread(t);
+    int64_t child = lookupThread(t, true);
     if (child >= 0) {
       uint64_t ops[1] = {static_cast<uint64_t>(child)};
       recordSync(RP_JOIN, loc, ops, 1, kRecThread);

@@ -28,8 +28,6 @@ namespace racepredict::rt {
 
 Globals g;
 
-RP_TLS ThreadState *tlsState;
-
 void spinSlow(volatile uint32_t *l) {
   for (unsigned spins = 0;; ++spins) {
     while (__atomic_load_n(l, __ATOMIC_RELAXED)) {
@@ -151,27 +149,6 @@ void openTrace() {
   header[10] = 1; // little-endian
   header[11] = sizeof(void *);
   writeAll(g.fd, header, sizeof header); // flags (bytes 12-15) stay 0
-}
-
-ThreadState *newThreadState(uint32_t threadKey) {
-  auto *ts = static_cast<ThreadState *>(rawAlloc(sizeof(ThreadState)));
-  ts->cap = static_cast<uint32_t>(g.opts.buffer);
-  ts->buf = static_cast<uint8_t *>(rawAlloc(ts->cap));
-  ts->key = threadKey;
-  ts->tid = static_cast<int>(syscall(SYS_gettid));
-  // branch_deps=all turns every decision into a plain branch: not the fast
-  // path's precise one.
-  ts->fastMask = gReplayOn || gTokenFence ? 0
-                 : g.opts.plainBranches   ? g.opts.eventMask & ~kRecBranch
-                                          : g.opts.eventMask;
-  if (gReplayOn)
-    replayAttach(ts);
-  ThreadState *head = __atomic_load_n(&g.threads, __ATOMIC_ACQUIRE);
-  do
-    ts->next = head;
-  while (!__atomic_compare_exchange_n(&g.threads, &head, ts, true,
-                                      __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
-  return ts;
 }
 
 void finishTrace(bool fromSignal) {
@@ -336,30 +313,6 @@ void recordSync(unsigned kind, uint32_t loc, const uint64_t *ops, int n,
   if (!stopped())
     recordSimple(ts, kind, loc, ops, n);
   leave(ts);
-}
-
-void threadEnd(ThreadState *ts) {
-  // Recorded whatever events= says (kRecThread), and last: the thread hands
-  // the token on for good.
-  ts->fastMask = 0;
-  if (!enterAs(ts, kRecThread)) {
-    ts->ended = true;
-    return;
-  }
-  // Once recording has stopped the buffer is the exit flusher's to write:
-  // it must keep its records.
-  bool flushed = !stopped();
-  if (flushed) {
-    recordSimple(ts, RP_END, 0, nullptr, 0);
-    flushThread(ts);
-  }
-  ts->ended = true;
-  // The pages go back to the kernel; the mapping stays valid for the exit
-  // flusher, which may still look at this (now empty) buffer.
-  if (flushed)
-    madvise(ts->buf, ts->cap, MADV_DONTNEED);
-  tokenRelease(ts);
-  __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
 }
 
 } // namespace racepredict::rt
