@@ -63,8 +63,14 @@ struct ThreadState {
   /// waits for it to change so it never copies a half-written buffer, and a
   /// token stealer so that two threads never record at once.
   volatile uint32_t inHook;
-  /// Events left in this thread's turn with the token (token.cpp).
+  /// Events left in this thread's turn with the token (token.cpp). Written
+  /// by a waiter too (1: the turn is over, tokenAcquireSlow hands it on),
+  /// hence relaxed atomics on both sides.
   uint32_t quantum;
+  /// The token was handed to this thread before it queued for it (a new
+  /// thread, at its creation: tokenHandTo); its first acquisition is done
+  /// in tokenAcquireSlow.
+  bool granted;
   /// The categories the hooks' fast path may record (access_hooks.cpp
   /// enterFast): events=, none once the thread ended or in replay mode or
   /// with the fenced token.
@@ -125,6 +131,8 @@ struct Globals {
   ThreadState *threads;       ///< all thread states (push-only list)
   ThreadState *freeStates;    ///< ended ones, for new threads to reuse
   volatile uint32_t freeLock; ///< guards freeStates
+  /// Threads created (pthread_create returned) that have not started yet.
+  uint32_t starting;
   uint32_t nextThreadKey;
   volatile uint32_t stopping; ///< set at exit: no further recording
   volatile uint32_t fileLock;
@@ -185,6 +193,12 @@ extern TokenHolder gToken;
 extern bool gTokenFence;
 /// Events a holder records before it hands the token to a waiter.
 inline constexpr uint32_t kQuantum = 50000;
+/// Whether the holder `ts` may record one more event in its turn (counts it).
+inline bool takeQuantum(ThreadState *ts) {
+  uint32_t q = __atomic_load_n(&ts->quantum, __ATOMIC_RELAXED);
+  __atomic_store_n(&ts->quantum, q - 1, __ATOMIC_RELAXED);
+  return q > 1;
+}
 /// The slow half of enter(): this thread does not hold the token, or its
 /// quantum is used up. Returns with the token (and inHook == kInHook), or
 /// false when recording has stopped.
@@ -200,6 +214,15 @@ bool tokenYield(ThreadState *ts);
 /// Hands the token on if a thread waits for it; the caller records nothing
 /// more before its next enter().
 void tokenPass(ThreadState *ts);
+/// Hands the token to `to`, a thread `ts` has just created, queued for it
+/// or not: a new thread runs soon after its creation, as it would natively
+/// on another core (instead of after its creator's turn, which may end
+/// with the process). The caller records nothing more before its next
+/// enter().
+void tokenHandTo(ThreadState *ts, ThreadState *to);
+/// Whether some thread holds or waits for the token, or will (a created
+/// thread that has not started yet): the exit grace waits for them.
+bool tokenWanted();
 /// Before a call that may block, outside the recorder: a holder hands the
 /// token on, so that other threads record while this one waits.
 void beforeBlocking();
@@ -231,7 +254,7 @@ inline ThreadState *enterAs(ThreadState *ts, uint32_t category) {
   if (RP_UNLIKELY(gTokenFence))
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
   if (RP_UNLIKELY(__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) != ts ||
-                  --ts->quantum == 0) &&
+                  !takeQuantum(ts)) &&
       !tokenAcquireSlow(ts)) {
     __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
     return nullptr;
@@ -275,6 +298,12 @@ inline void leave(ThreadState *ts) {
 inline void leaveToBlock(ThreadState *ts) {
   flushIfFull(ts, kMaxRecord);
   tokenRelease(ts);
+  __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+}
+/// leave() for pthread_create: the token goes to the new thread `child`.
+inline void leaveToChild(ThreadState *ts, ThreadState *child) {
+  flushIfFull(ts, kMaxRecord);
+  tokenHandTo(ts, child);
   __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
 }
 
@@ -444,5 +473,8 @@ int currentTid();
 /// and hands the token on for good; the state is then reused. From the
 /// start trampoline, pthread_exit and exit.
 void threadEnd(ThreadState *ts);
+/// Gives the state of a thread that was never started (its pthread_create
+/// failed) back for reuse.
+void retireUnstarted(ThreadState *ts);
 
 } // namespace racepredict::rt

@@ -86,6 +86,7 @@ struct StartArgs {
   void *(*fn)(void *);
   void *arg;
   uint32_t key;
+  ThreadState *state; ///< made by the creator (null in replay mode)
 };
 
 void *threadStart(void *p) {
@@ -93,7 +94,11 @@ void *threadStart(void *p) {
   __libc_free(p);
   // The state is set before anything else, so that hooks reached from here
   // on record as this thread (and never attach it a second time).
-  tlsState = newThreadState(a.key, currentTid());
+  if (a.state) {
+    __atomic_store_n(&a.state->tid, currentTid(), __ATOMIC_RELAXED);
+    __atomic_sub_fetch(&g.starting, 1, __ATOMIC_RELEASE);
+  }
+  tlsState = a.state ? a.state : newThreadState(a.key, currentTid());
   recordSync(RP_BEGIN, 0, nullptr, 0, kRecThread);
   void *r = a.fn(a.arg);
   // Not if the thread ended already (its state may be another's now).
@@ -144,6 +149,12 @@ int __racepredict_pthread_create(pthread_t *t, const pthread_attr_t *attr,
   a->fn = fn;
   a->arg = arg;
   a->key = child;
+  // The creator makes the new thread's state, so that it can hand it the
+  // token right away (replay mode orders threads by its schedule instead).
+  ThreadState *cs = gReplayOn ? nullptr : newThreadState(child, 0);
+  a->state = cs;
+  if (cs)
+    __atomic_add_fetch(&g.starting, 1, __ATOMIC_RELAXED);
   if (gReplayOn)
     replayBeforeCreate(ts, child);
   int r = real_pthread_create()(t, attr, threadStart, a);
@@ -152,9 +163,15 @@ int __racepredict_pthread_create(pthread_t *t, const pthread_attr_t *attr,
     if (!stopped()) {
       uint64_t ops[1] = {child};
       recordSimple(ts, RP_FORK, loc, ops, 1);
+      if (cs) {
+        leaveToChild(ts, cs);
+        return r;
+      }
     }
   } else {
     __libc_free(a);
+    if (cs)
+      retireUnstarted(cs);
   }
   leave(ts);
   return r;

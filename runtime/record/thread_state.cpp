@@ -1,5 +1,4 @@
-//===- record/thread_state.cpp - Per-thread recorder state: birth, end, reuse
-//===//
+//===- record/thread_state.cpp - Thread states: birth, end and reuse ------===//
 //
 // A thread's state (ThreadState and its event buffer) outlives the thread:
 // the exit flusher walks every state, and a token waiter may still look at
@@ -84,6 +83,12 @@ ThreadState *newThreadState(uint32_t threadKey, int tid) {
   if (gReplayOn)
     replayAttach(ts);
   return ts;
+}
+
+void retireUnstarted(ThreadState *ts) {
+  __atomic_sub_fetch(&g.starting, 1, __ATOMIC_RELEASE);
+  ts->ended = true;
+  retire(ts);
 }
 
 int currentTid() { return static_cast<int>(syscall(SYS_gettid)); }

@@ -220,18 +220,51 @@ void finishTrace(bool fromSignal) {
 
 namespace {
 
+/// At the end of the process, before the trace is written: threads that
+/// can run (they wait for the token, or hold it) get up to exit_grace_ms
+/// to record first. Natively they would have run beside the thread that
+/// ends the process; recorded, they may still be waiting for their turn
+/// (a thread created just before main returns, say).
+void exitGrace() {
+  if (gReplayOn || stopped() || !g.opts.exit_grace_ms)
+    return;
+  struct timespec start, now, nap = {0, 100000};
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  for (;;) {
+    if (!tokenWanted())
+      return;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    int64_t ms = (now.tv_sec - start.tv_sec) * 1000 +
+                 (now.tv_nsec - start.tv_nsec) / 1000000;
+    if (ms >= static_cast<int64_t>(g.opts.exit_grace_ms))
+      return;
+    nanosleep(&nap, nullptr);
+  }
+}
+
 void atExit() {
   ThreadState *ts = tlsState;
   if (ts && !ts->ended && !ts->inHook)
     threadEnd(ts);
+  exitGrace();
   replayAtExit(0);
   finishTrace(false);
 }
 
-const int kFatalSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
-                             SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+/// Every signal whose default action ends the process.
+const int kFatalSignals[] = {SIGSEGV, SIGBUS,  SIGFPE,   SIGILL,  SIGABRT,
+                             SIGTERM, SIGINT,  SIGHUP,   SIGQUIT, SIGPIPE,
+                             SIGALRM, SIGUSR1, SIGUSR2,  SIGXCPU, SIGXFSZ,
+                             SIGSYS,  SIGPROF, SIGVTALRM};
 
 void onFatalSignal(int sig) {
+  // The grace as at exit, unless the signal came inside the recorder
+  // (its locks may be held by the code it interrupted).
+  ThreadState *ts = tlsState;
+  if (!ts || __atomic_load_n(&ts->inHook, __ATOMIC_ACQUIRE) == kOutside) {
+    beforeBlocking(); // hands the token on if this thread holds it
+    exitGrace();
+  }
   replayAtExit(sig);
   finishTrace(true);
   // Re-deliver with the default action (core dump or termination), so the
