@@ -82,11 +82,14 @@ int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
     spinUnlock(&gCondLock);
     return r; // EPERM: the caller did not hold the mutex
   }
+  if (!deadline)
+    noteBlocked(RP_WAIT, key(c), loc);
   while (!__atomic_load_n(&w.word, __ATOMIC_ACQUIRE))
     if (futexSleep(&w.word, clk, deadline) == ETIMEDOUT) {
       r = ETIMEDOUT;
       break;
     }
+  noteUnblocked();
   // Unlinked under the list lock: a notifier touches `w` only while holding
   // it, so the frame may go away once we are out of the list.
   spinLock(&gCondLock);

@@ -150,6 +150,8 @@ bool ensureInit() {
     pthread_atfork(nullptr, nullptr, stopInChild);
     if (g.opts.replay[0])
       replayInit();
+    g.startNs = nowNs();
+    startRecordingWatchdog(); // after replayInit: not in replay mode
     __atomic_store_n(&g.initialized, true, __ATOMIC_RELEASE);
     if (!tlsState)
       attachThread(); // the initialising thread is normally main: t0

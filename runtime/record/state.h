@@ -108,6 +108,16 @@ struct ThreadState {
   uint32_t replaySlot;
   uint32_t ordinal;
   uint32_t children;
+  /// What this thread is blocked in, for the watchdog's observed deadlocks
+  /// (recording_watchdog.cpp): odd blockSeq while it is inside a call that can
+  /// block for good (an untimed lock, join, wait...), with the event
+  /// `blockedKind` the call records, its object and location. Written before
+  /// blockSeq is made odd; the watchdog reads blockSeq, the fields, blockSeq
+  /// again.
+  uint32_t blockSeq;
+  uint32_t blockedKind;
+  uint64_t blockedObj;
+  uint32_t blockedLoc;
   /// The lock this thread waits for in a real blocking call, or owns
   /// without having recorded it yet (sync_hooks.cpp ownedUnrecorded); 0:
   /// none.
@@ -138,8 +148,11 @@ struct Globals {
   volatile uint32_t fileLock;
   volatile uint32_t initLock;
   volatile uint32_t srcLock;
-  bool finished;   ///< the trace is written (END), the fd closed
-  int finisherTid; ///< the thread writing it (finishTrace)
+  uint64_t bytesWritten; ///< trace bytes so far (under fileLock)
+  uint64_t startNs;      ///< CLOCK_MONOTONIC at start-up (max_seconds)
+  bool finished;         ///< the trace is written (END), the fd closed
+  int finisherTid;       ///< the thread writing it (finishTrace)
+  int fatalSignal;       ///< the fatal signal being handled, 0: none
   char traceName[512];
 };
 
@@ -153,6 +166,9 @@ extern RP_TLS bool tlsEnded;
 /// recorded: read by instrumented code for branch_deps (runtime.h).
 extern "C" RP_TLS uint64_t __racepredict_read_seq;
 namespace racepredict::rt {
+
+/// CLOCK_MONOTONIC in nanoseconds (defined with the replay's turnstile).
+uint64_t nowNs();
 
 // --- spin locks (futex-free: held for a handful of instructions) ---------
 void spinSlow(volatile uint32_t *l);
@@ -455,14 +471,67 @@ inline void noteRead(ThreadState *ts) {
   __racepredict_read_seq = ts->nextSeq - 1;
 }
 
+// --- blocking calls that can last for good (recording_watchdog.cpp) ------
+/// Before the real call: the thread may block in it for good (`kind` is the
+/// event it records on return; `obj` its object).
+inline void noteBlocked(unsigned kind, uint64_t obj, uint32_t loc) {
+  ThreadState *ts = tlsState;
+  if (!ts)
+    return;
+  ts->blockedKind = kind;
+  ts->blockedObj = obj;
+  ts->blockedLoc = loc;
+  __atomic_store_n(&ts->blockSeq, ts->blockSeq | 1, __ATOMIC_RELEASE);
+}
+/// After it.
+inline void noteUnblocked() {
+  ThreadState *ts = tlsState;
+  if (ts && (ts->blockSeq & 1))
+    __atomic_store_n(&ts->blockSeq, ts->blockSeq + 1, __ATOMIC_RELEASE);
+}
+
+// --- stopping early (limits.cpp, recording_watchdog.cpp) -----------------
+/// Why the recording stops before the program's own end: the trace's STOP
+/// block (format.h).
+struct StopNote {
+  uint32_t reason; ///< RP_STOP_*
+  uint64_t value;
+  const char *text; ///< null: none
+  /// An observed deadlock: the blocked threads.
+  static constexpr uint32_t kMaxBlocked = 64;
+  uint32_t numBlocked;
+  struct Blocked {
+    uint32_t key, kind, loc;
+    uint64_t obj;
+  } blocked[kMaxBlocked];
+};
+/// Exit status of a program the recorder ended (a limit, an observed
+/// deadlock), as timeout(1)'s.
+inline constexpr int kStoppedExitStatus = 124;
+/// Writes the trace with `note`, says why on stderr and ends the program
+/// (kStoppedExitStatus). From a hook (a limit reached there) or the
+/// watchdog thread.
+[[noreturn]] void stopRecording(const StopNote &note, const char *why);
+/// The quantum for a holder whose next event is `ts->nextSeq`: kQuantum,
+/// or fewer if max_events is near; stops the recording if it is reached.
+uint32_t quantumFor(ThreadState *ts);
+/// After writing a block: stops the recording if max_trace_bytes is reached.
+void checkTraceBytes();
+/// From the watchdog: stops the recording if max_seconds is reached.
+void checkSeconds();
+/// Starts the watchdog thread (max_seconds, observed deadlocks); from
+/// ensureInit, and in a forked child.
+void startRecordingWatchdog();
+
 // --- lifecycle (trace_writer.cpp, init.cpp) -------------------------------
 /// Initialises the runtime once (options, trace file, main thread, exit
 /// handlers); false while initialisation is in progress on this thread.
 bool ensureInit();
 void openTrace();
 void writeBlock(uint8_t type, const uint8_t *payload, uint32_t len);
-/// Exit / fatal-signal path: stops recording, writes every buffer and END.
-void finishTrace(bool fromSignal);
+/// Exit / fatal-signal path: stops recording, writes every buffer, the STOP
+/// block if `note` (the recording stopped before the program's end) and END.
+void finishTrace(bool fromSignal, const StopNote *note = nullptr);
 void installExitHandlers();
 // --- thread lifecycle (thread_state.cpp) -----------------------------------
 /// A state for the thread `threadKey` (kernel thread id `tid`, 0 if not

@@ -133,7 +133,12 @@ int acquire(L *l, T tryFn, B blockFn, unsigned kind, bool deadlockable,
   } else {
     beforeBlocking();
   }
-  return acquiredLate(blockFn(l), kind, l, loc, ops, n);
+  // A condition wait's return half waits for its mutex.
+  if (deadlockable)
+    noteBlocked(kind == RP_WAIT ? unsigned{RP_ACQUIRE} : kind, objKey(l), loc);
+  int r = blockFn(l);
+  noteUnblocked();
+  return acquiredLate(r, kind, l, loc, ops, n);
 }
 
 template <typename L, typename T, typename B>
@@ -363,7 +368,9 @@ int __racepredict_pthread_barrier_wait(pthread_barrier_t *b, uint32_t loc) {
     replayBarrierArrive(b, loc);
   else
     beforeBlocking();
+  noteBlocked(RP_BARRIER, key(b), loc);
   int r = real_pthread_barrier_wait()(b);
+  noteUnblocked();
   if (RP_UNLIKELY(gReplayOn))
     replayAfterBlocking();
   if (r == 0 || r == PTHREAD_BARRIER_SERIAL_THREAD) {

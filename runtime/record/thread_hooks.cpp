@@ -185,7 +185,10 @@ int __racepredict_pthread_join(pthread_t t, void **ret, uint32_t loc) {
                          loc, true);
   }
   beforeBlocking();
+  if (int64_t k = lookupThread(t); k >= 0)
+    noteBlocked(RP_JOIN, static_cast<uint64_t>(k), loc);
   int r = real_pthread_join()(t, ret);
+  noteUnblocked();
   if (RP_UNLIKELY(gReplayOn))
     replayAfterBlocking();
   if (r == 0) {

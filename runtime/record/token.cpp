@@ -57,10 +57,14 @@ ThreadState gRevoked;
 
 /// The wait queue (FIFO) and the seq the next holder starts from. The
 /// lock is held for a handful of instructions.
+/// Every member has an initializer, so that the queue is initialised at
+/// compile time: a dynamic initialiser would run after module constructors
+/// that record (the first events took seq 0, and the queue was reset under
+/// them).
 struct alignas(64) TokenQueue {
-  volatile uint32_t lock;
-  ThreadState *head;
-  ThreadState *tail;
+  volatile uint32_t lock = 0;
+  ThreadState *head = nullptr;
+  ThreadState *tail = nullptr;
   /// The seq of the next recorded event; written by a holder when it lets
   /// go of the token, read by the next one. Seq 0 is never used (a read's
   /// seq 0 means "not recorded" to branch_deps).
@@ -82,13 +86,6 @@ constexpr unsigned kStealRunningMs = 5;
 /// far apart, or a spin loop waiting for a waiter) from holding the others
 /// up for its whole quantum.
 constexpr uint64_t kSliceNs = 1000000;
-
-uint64_t nowNs() {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return static_cast<uint64_t>(t.tv_sec) * 1000000000u +
-         static_cast<uint64_t>(t.tv_nsec);
-}
 
 void futexWait(uint32_t *word, uint32_t expected, long ns) {
   struct timespec t = {0, ns};
@@ -171,7 +168,10 @@ void abandonRecording(ThreadState *holder) {
       .str(" ms (a signal handler that jumped out of a faulting access?); "
            "recording stops here, the trace ends with what was recorded\n");
   writeAll(2, b.data, b.len);
-  finishTrace(false);
+  StopNote note{};
+  note.reason = RP_STOP_STUCK_HOOK;
+  note.value = holder->key;
+  finishTrace(false, &note);
 }
 
 /// Takes the token from `holder`, which has not recorded for a long time
@@ -307,11 +307,11 @@ bool waitForToken(ThreadState *ts) {
 void onAcquired(ThreadState *ts) {
   uint64_t next = gQueue.nextSeq;
   ts->granted = false;
-  __atomic_store_n(&ts->quantum, kQuantum, __ATOMIC_RELAXED);
   // Even once recording has stopped: a holder numbering its events from a
   // stale seq would give two events one number.
   if (next != ts->nextSeq)
     skipSeqs(ts, next - ts->nextSeq);
+  __atomic_store_n(&ts->quantum, quantumFor(ts), __ATOMIC_RELAXED);
 }
 
 } // namespace
@@ -325,7 +325,7 @@ bool tokenAcquireSlow(ThreadState *ts) {
       return true;
     }
     // The quantum or the slice is used up: a waiter's turn, if any.
-    __atomic_store_n(&ts->quantum, kQuantum, __ATOMIC_RELAXED);
+    __atomic_store_n(&ts->quantum, quantumFor(ts), __ATOMIC_RELAXED);
     if (!__atomic_load_n(&gQueue.head, __ATOMIC_RELAXED))
       return true;
     tokenRelease(ts);

@@ -65,6 +65,7 @@ void writeEventsLocked(uint32_t key, uint64_t firstSeq, const uint8_t *records,
   struct iovec iov[2] = {{head, static_cast<size_t>(p - head)},
                          {const_cast<uint8_t *>(records), len}};
   size_t total = iov[0].iov_len + iov[1].iov_len;
+  g.bytesWritten += total;
   ssize_t w = writev(g.fd, iov, 2);
   if (w != static_cast<ssize_t>(total) && w >= 0) {
     // Short write (signal, full disk): finish the block byte-exactly.
@@ -86,8 +87,40 @@ void writeBlock(uint8_t type, const uint8_t *payload, uint32_t len) {
   writeAll(g.fd, head, sizeof head);
   if (len)
     writeAll(g.fd, payload, len);
+  g.bytesWritten += sizeof head + len;
   spinUnlock(&g.fileLock);
 }
+
+namespace {
+
+/// The STOP block (format.h) for `note`. Caller holds the file lock.
+void writeStopLocked(const StopNote &note) {
+  uint8_t buf[64 + 255 + StopNote::kMaxBlocked * 40];
+  uint8_t *p = buf + RP_BLOCK_HEADER_SIZE;
+  p = putVarint(p, note.reason);
+  p = putVarint(p, note.value);
+  size_t tl = note.text ? rawStrlen(note.text) : 0;
+  if (tl > 255)
+    tl = 255;
+  p = putVarint(p, tl);
+  for (size_t i = 0; i < tl; ++i)
+    *p++ = static_cast<uint8_t>(note.text[i]);
+  p = putVarint(p, note.numBlocked);
+  for (uint32_t i = 0; i < note.numBlocked; ++i) {
+    const StopNote::Blocked &b = note.blocked[i];
+    p = putVarint(p, b.key);
+    p = putVarint(p, b.kind);
+    p = putVarint(p, b.obj);
+    p = putVarint(p, b.loc);
+  }
+  uint32_t len = static_cast<uint32_t>(p - buf) - RP_BLOCK_HEADER_SIZE;
+  buf[0] = RP_BLOCK_STOP;
+  buf[1] = buf[2] = buf[3] = 0;
+  putU32(buf + 4, len);
+  writeAll(g.fd, buf, RP_BLOCK_HEADER_SIZE + len);
+}
+
+} // namespace
 
 void flushThread(ThreadState *ts) {
   if (!ts->count)
@@ -104,6 +137,7 @@ void flushThread(ThreadState *ts) {
   ts->firstSeq = ts->nextSeq;
   __atomic_store_n(&ts->published, 0, __ATOMIC_RELEASE);
   spinUnlock(&g.fileLock);
+  checkTraceBytes();
 }
 
 void openTrace() {
@@ -151,7 +185,7 @@ void openTrace() {
   writeAll(g.fd, header, sizeof header); // flags (bytes 12-15) stay 0
 }
 
-void finishTrace(bool fromSignal) {
+void finishTrace(bool fromSignal, const StopNote *note) {
   if (!g.initialized)
     return;
   int tid = static_cast<int>(syscall(SYS_gettid));
@@ -202,6 +236,8 @@ void finishTrace(bool fromSignal) {
       writeEventsLocked(ts->key, ts->waitRelSeq, ts->waitRel, n, 1);
     events += ts->events;
   }
+  if (note)
+    writeStopLocked(*note);
   uint8_t end[RP_BLOCK_HEADER_SIZE] = {RP_BLOCK_END, 0, 0, 0, 0, 0, 0, 0};
   writeAll(g.fd, end, sizeof end);
   close(g.fd);
@@ -242,22 +278,92 @@ void exitGrace() {
   }
 }
 
-void atExit() {
-  ThreadState *ts = tlsState;
-  if (ts && !ts->ended && !ts->inHook)
-    threadEnd(ts);
-  exitGrace();
-  replayAtExit(0);
-  finishTrace(false);
-}
-
 /// Every signal whose default action ends the process.
 const int kFatalSignals[] = {SIGSEGV, SIGBUS,  SIGFPE,   SIGILL,  SIGABRT,
                              SIGTERM, SIGINT,  SIGHUP,   SIGQUIT, SIGPIPE,
                              SIGALRM, SIGUSR1, SIGUSR2,  SIGXCPU, SIGXFSZ,
                              SIGSYS,  SIGPROF, SIGVTALRM};
 
+/// The process's pending signals (/proc/self/status ShdPnd: sigpending()
+/// would only show the ones this thread blocks), as a bit mask.
+uint64_t sharedPending() {
+  long fd =
+      syscall(SYS_openat, AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  char buf[4096];
+  long n = syscall(SYS_read, fd, buf, sizeof buf - 1);
+  syscall(SYS_close, fd);
+  if (n <= 0)
+    return 0;
+  buf[n] = 0;
+  const char *key = "ShdPnd:";
+  for (char *p = buf; *p; ++p) {
+    const char *k = key;
+    char *q = p;
+    while (*k && *q == *k)
+      ++k, ++q;
+    if (*k)
+      continue;
+    uint64_t mask = 0;
+    for (; *q == ' ' || *q == '\t'; ++q) {
+    }
+    for (; (*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f'); ++q)
+      mask = mask << 4 |
+             static_cast<uint64_t>(*q <= '9' ? *q - '0' : *q - 'a' + 10);
+    return mask;
+  }
+  return 0;
+}
+
+/// A fatal signal is being handled, or is pending for a thread to handle.
+bool fatalSignalComing() {
+  if (__atomic_load_n(&g.fatalSignal, __ATOMIC_ACQUIRE))
+    return true;
+  uint64_t pending = sharedPending();
+  for (int sig : kFatalSignals)
+    if (pending >> (sig - 1) & 1)
+      return true;
+  return false;
+}
+
+/// While a fatal signal is handled on another thread (or about to be), the
+/// process is as good as dead: natively the signal would have ended it
+/// already. So an exit() meanwhile lets the handler write the trace (with
+/// its STOP note) and end the process with the signal's status, waiting
+/// for that (a second at most) instead of racing it.
+void awaitFatalSignal() {
+  struct timespec nap = {0, 1000000};
+  for (int ms = 0; ms < 1000 && fatalSignalComing(); ++ms)
+    nanosleep(&nap, nullptr);
+}
+
+void atExit() {
+  awaitFatalSignal();
+  ThreadState *ts = tlsState;
+  if (ts && !ts->ended && !ts->inHook)
+    threadEnd(ts);
+  exitGrace();
+  replayAtExit(0);
+  finishTrace(false);
+  awaitFatalSignal(); // one that came while this thread wrote the trace
+}
+
+RP_TLS bool tlsInFatalSignal;
+
 void onFatalSignal(int sig) {
+  // A second fatal signal while this thread handles one (`run` forwards
+  // SIGTERM after the terminal's SIGINT): the first one's handler finishes
+  // the trace and ends the process; ending it here would cut the trace. A
+  // fault in the handler itself comes back when the faulting instruction
+  // does: with the default action, which ends the process.
+  if (tlsInFatalSignal) {
+    if (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL)
+      signal(sig, SIG_DFL);
+    return;
+  }
+  tlsInFatalSignal = true;
+  __atomic_store_n(&g.fatalSignal, sig, __ATOMIC_RELEASE);
   // The grace as at exit, unless the signal came inside the recorder
   // (its locks may be held by the code it interrupted).
   ThreadState *ts = tlsState;
@@ -266,7 +372,10 @@ void onFatalSignal(int sig) {
     exitGrace();
   }
   replayAtExit(sig);
-  finishTrace(true);
+  StopNote note{};
+  note.reason = RP_STOP_SIGNAL;
+  note.value = static_cast<uint64_t>(sig);
+  finishTrace(true, &note);
   // Re-deliver with the default action (core dump or termination), so the
   // program's exit status is unchanged.
   struct sigaction sa;

@@ -2,6 +2,7 @@
 #include "racepredict/report/run_report.h"
 
 #include "racepredict/analysis/deadlock.h"
+#include "racepredict/report/recording_stop_report.h"
 #include "racepredict/report/violation_report.h"
 
 #include <ostream>
@@ -196,6 +197,7 @@ size_t confirmedCount(const RunReport &r) {
 
 void printRunReport(const RunReport &r, std::ostream &out) {
   const trace::Trace &t = *r.trace;
+  printRecordingStop(t, out);
   size_t printed = 0;
   for (size_t i = 0; i < r.races->races.size(); ++i) {
     const auto &f = r.races->races[i];
@@ -313,6 +315,7 @@ json runReportJson(const RunReport &r) {
                               {"unknown", r.violations->stats.unknown}};
   }
   j["program"] = r.argv;
+  addRecordingStopJson(t, j);
   j["stats"]["replay"] = {
       {"replayed", replayedCount(r)},
       {"confirmed", confirmedCount(r)},

@@ -8,8 +8,9 @@
  * HOW: return (from main; a worker returns from its start routine, and
  * main's join returns), exit (status 7), abort, segv (raise(SIGSEGV)),
  * term (kill(getpid(), SIGTERM): delivered to any thread, maybe one inside
- * a recording hook), main_exit (main calls pthread_exit at once, and the
- * ender, a worker, exit(7) later).
+ * a recording hook), int_term (SIGINT and at once SIGTERM: the second comes
+ * while the first one's handler writes the trace), main_exit (main calls
+ * pthread_exit at once, and the ender, a worker, exit(7) later).
  * WHO: 0 = main, 1-4 = the worker that ends the process.
  * Workers: 1 holds m across a sleep (others block in the real lock), 2
  * spins on pthread_mutex_trylock(m) (yielding), 3 waits on a condition
@@ -43,6 +44,10 @@ static void end_here(void) {
     raise(SIGSEGV);
   if (!strcmp(how, "term"))
     kill(getpid(), SIGTERM);
+  if (!strcmp(how, "int_term")) { // Ctrl-C, then `run` forwarding SIGTERM
+    kill(getpid(), SIGINT);
+    kill(getpid(), SIGTERM);
+  }
 }
 
 static void work(long id) {
