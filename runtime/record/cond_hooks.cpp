@@ -137,6 +137,13 @@ int notify(pthread_cond_t *c, bool all, uint32_t loc) {
 }
 
 } // namespace
+
+void resetCondWaitersInChild() {
+  // The waiters were other threads of the parent: none wait here.
+  gHead = gTail = nullptr;
+  gCondLock = 0;
+}
+
 } // namespace racepredict::rt
 
 using namespace racepredict::rt;

@@ -150,6 +150,7 @@ struct Globals {
   volatile uint32_t srcLock;
   uint64_t bytesWritten; ///< trace bytes so far (under fileLock)
   uint64_t startNs;      ///< CLOCK_MONOTONIC at start-up (max_seconds)
+  int pid;               ///< the process recording (not a vfork child)
   bool finished;         ///< the trace is written (END), the fd closed
   int finisherTid;       ///< the thread writing it (finishTrace)
   int fatalSignal;       ///< the fatal signal being handled, 0: none
@@ -527,7 +528,27 @@ void startRecordingWatchdog();
 /// Initialises the runtime once (options, trace file, main thread, exit
 /// handlers); false while initialisation is in progress on this thread.
 bool ensureInit();
-void openTrace();
+// --- fork (fork_exec.cpp) ----------------------------------------------------
+/// The atfork child handler: the child records a trace of its own.
+void restartInChild();
+/// What the child drops of its parent's state, each in its own file: the
+/// token queue, the pthread_t table, condition waiters, pending acquisitions
+/// and locks; and the SOURCES/GLOBALS of every module, written again.
+void resetTokenInChild();
+void resetThreadTableInChild();
+void resetCondWaitersInChild();
+void resetLockStateInChild();
+void rewriteModules();
+
+// --- the trace file (trace_file.cpp) ---------------------------------------
+/// The trace name of process `pid` (0: this one, as trace= says): a fixed
+/// name becomes <stem>.<pid>.rptrace for another process (a forked child).
+void traceNameFor(char *out, size_t cap, int pid);
+/// `name` without its .rptrace extension.
+void traceStem(char *out, size_t cap, const char *name);
+/// Creates the trace `name` (or <stem>.<pid>.rptrace if another process
+/// records into it) and writes the header; g.fd, g.traceName.
+void openTrace(const char *name);
 void writeBlock(uint8_t type, const uint8_t *payload, uint32_t len);
 /// Exit / fatal-signal path: stops recording, writes every buffer, the STOP
 /// block if `note` (the recording stopped before the program's end) and END.

@@ -267,6 +267,12 @@ unsigned barrierCount(const void *b) {
 
 } // namespace
 
+void resetLockStateInChild() {
+  for (uint32_t &p : gPendingAcquires)
+    p = 0;
+  gBarrierLock = 0;
+}
+
 int lockRecorded(pthread_mutex_t *m, unsigned kind, uint32_t loc,
                  const uint64_t *ops, int n) {
   return acquire(m, real_pthread_mutex_trylock(), real_pthread_mutex_lock(),

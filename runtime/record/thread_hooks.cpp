@@ -129,6 +129,13 @@ void onceTrampoline() {
 }
 
 } // namespace
+
+void resetThreadTableInChild() {
+  for (ThreadSlot &s : gThreadTable)
+    s.keyPlusOne = 0;
+  gThreadTableLock = 0;
+}
+
 } // namespace racepredict::rt
 
 using namespace racepredict::rt;

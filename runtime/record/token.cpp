@@ -403,6 +403,13 @@ bool tokenWanted() {
          __atomic_load_n(&g.starting, __ATOMIC_ACQUIRE); // will want it
 }
 
+void resetTokenInChild() {
+  gQueue.lock = 0;
+  gQueue.head = gQueue.tail = nullptr;
+  gQueue.nextSeq = 1;
+  __atomic_store_n(&gToken.owner, nullptr, __ATOMIC_RELAXED);
+}
+
 void tokenPass(ThreadState *ts) {
   if (__atomic_load_n(&gQueue.head, __ATOMIC_RELAXED))
     tokenRelease(ts);

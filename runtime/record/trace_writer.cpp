@@ -22,8 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-extern "C" char *program_invocation_short_name;
-
 namespace racepredict::rt {
 
 Globals g;
@@ -138,51 +136,6 @@ void flushThread(ThreadState *ts) {
   __atomic_store_n(&ts->published, 0, __ATOMIC_RELEASE);
   spinUnlock(&g.fileLock);
   checkTraceBytes();
-}
-
-void openTrace() {
-  char *name = g.traceName;
-  size_t cap = sizeof(g.traceName) - 1, n = 0;
-  const char *pattern = g.opts.trace;
-  if (!pattern[0]) {
-    RawBuf b;
-    b.str(program_invocation_short_name ? program_invocation_short_name
-                                        : "prog")
-        .str(".%p.rptrace");
-    pattern = b.cstr();
-    // Copy before b goes out of scope.
-    for (const char *s = pattern; *s && n < cap; ++s)
-      name[n++] = *s;
-    name[n] = 0;
-    pattern = nullptr;
-  }
-  char tmp[512];
-  const char *src = pattern ? pattern : name;
-  size_t m = 0;
-  for (size_t i = 0; src[i] && m + 24 < sizeof tmp; ++i) {
-    if (src[i] == '%' && src[i + 1] == 'p') {
-      RawBuf pid;
-      pid.num(static_cast<uint64_t>(getpid()));
-      for (size_t k = 0; k < pid.len; ++k)
-        tmp[m++] = pid.data[k];
-      ++i;
-    } else
-      tmp[m++] = src[i];
-  }
-  tmp[m] = 0;
-  memcpy(name, tmp, m + 1);
-  g.fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (g.fd < 0) {
-    RawBuf b;
-    b.str("cannot create trace '").str(name).str("'");
-    fatal(b.cstr());
-  }
-  uint8_t header[RP_HEADER_SIZE] = {'R', 'P', 'T', 'R', 'A', 'C', 'E', 0};
-  header[8] = RP_TRACE_VERSION & 0xff;
-  header[9] = RP_TRACE_VERSION >> 8;
-  header[10] = 1; // little-endian
-  header[11] = sizeof(void *);
-  writeAll(g.fd, header, sizeof header); // flags (bytes 12-15) stay 0
 }
 
 void finishTrace(bool fromSignal, const StopNote *note) {
@@ -363,19 +316,29 @@ void onFatalSignal(int sig) {
     return;
   }
   tlsInFatalSignal = true;
-  __atomic_store_n(&g.fatalSignal, sig, __ATOMIC_RELEASE);
-  // The grace as at exit, unless the signal came inside the recorder
-  // (its locks may be held by the code it interrupted).
-  ThreadState *ts = tlsState;
-  if (!ts || __atomic_load_n(&ts->inHook, __ATOMIC_ACQUIRE) == kOutside) {
-    beforeBlocking(); // hands the token on if this thread holds it
-    exitGrace();
+  // The first fatal signal ends the process, as natively; a later one on
+  // another thread (SIGTERM from `run` after the terminal's SIGINT) waits
+  // for it, and only ends the process itself if that does not happen.
+  int first = 0;
+  if (__atomic_compare_exchange_n(&g.fatalSignal, &first, sig, false,
+                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    // The grace as at exit, unless the signal came inside the recorder
+    // (its locks may be held by the code it interrupted).
+    ThreadState *ts = tlsState;
+    if (!ts || __atomic_load_n(&ts->inHook, __ATOMIC_ACQUIRE) == kOutside) {
+      beforeBlocking(); // hands the token on if this thread holds it
+      exitGrace();
+    }
+    replayAtExit(sig);
+    StopNote note{};
+    note.reason = RP_STOP_SIGNAL;
+    note.value = static_cast<uint64_t>(sig);
+    finishTrace(true, &note);
+  } else {
+    struct timespec nap = {0, 1000000};
+    for (int ms = 0; ms < 2000; ++ms)
+      nanosleep(&nap, nullptr);
   }
-  replayAtExit(sig);
-  StopNote note{};
-  note.reason = RP_STOP_SIGNAL;
-  note.value = static_cast<uint64_t>(sig);
-  finishTrace(true, &note);
   // Re-deliver with the default action (core dump or termination), so the
   // program's exit status is unchanged.
   struct sigaction sa;
