@@ -37,6 +37,8 @@ void setUint(uint64_t &dst, const char *v, size_t n) {
     x <<= 10;
   else if (i + 1 == n && (v[i] == 'm' || v[i] == 'M'))
     x <<= 20;
+  else if (i + 1 == n && (v[i] == 'g' || v[i] == 'G'))
+    x <<= 30;
   else if (i != n)
     badOption("expected a number, got", v, n);
   dst = x;

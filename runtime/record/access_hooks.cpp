@@ -101,9 +101,10 @@ inline ThreadState *enterFast(uint32_t category) {
   ts->inHook = kInHook;
   __atomic_signal_fence(__ATOMIC_SEQ_CST); // Dekker with a stealer: enterAs
   if (RP_LIKELY(__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) == ts &&
-                ts->quantum > 1 && ts->len + kMaxRecord <= ts->cap &&
+                __atomic_load_n(&ts->quantum, __ATOMIC_RELAXED) > 1 &&
+                ts->len + kMaxRecord <= ts->cap &&
                 ts->synced == ts->traceDepth && ts->synced == shownDepth(ts))) {
-    --ts->quantum;
+    takeQuantum(ts);
     return ts;
   }
   __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);

@@ -68,10 +68,13 @@ int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
   spinUnlock(&gCondLock);
   // The release half: from here a notify may mark us.
   int r = real_pthread_mutex_unlock()(m);
-  if (ts)
+  if (ts) {
+    if (r == 0 && !stopped())
+      reserveWaitRelease(ts, key(m), loc);
     leaveToBlock(ts);
-  else
+  } else {
     beforeBlocking();
+  }
   if (r != 0) {
     spinLock(&gCondLock);
     (w.prev ? w.prev->next : gHead) = w.next;
@@ -79,11 +82,14 @@ int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
     spinUnlock(&gCondLock);
     return r; // EPERM: the caller did not hold the mutex
   }
+  if (!deadline)
+    noteBlocked(RP_WAIT, key(c), loc);
   while (!__atomic_load_n(&w.word, __ATOMIC_ACQUIRE))
     if (futexSleep(&w.word, clk, deadline) == ETIMEDOUT) {
       r = ETIMEDOUT;
       break;
     }
+  noteUnblocked();
   // Unlinked under the list lock: a notifier touches `w` only while holding
   // it, so the frame may go away once we are out of the list.
   spinLock(&gCondLock);
@@ -131,6 +137,13 @@ int notify(pthread_cond_t *c, bool all, uint32_t loc) {
 }
 
 } // namespace
+
+void resetCondWaitersInChild() {
+  // The waiters were other threads of the parent: none wait here.
+  gHead = gTail = nullptr;
+  gCondLock = 0;
+}
+
 } // namespace racepredict::rt
 
 using namespace racepredict::rt;

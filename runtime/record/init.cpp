@@ -30,7 +30,7 @@ RP_TLS bool tlsInInit;
 /// the runtime started).
 ThreadState *attachThread() {
   uint32_t key = __atomic_fetch_add(&g.nextThreadKey, 1, __ATOMIC_RELAXED);
-  ThreadState *ts = newThreadState(key);
+  ThreadState *ts = newThreadState(key, currentTid());
   tlsState = ts;
   recordSync(RP_BEGIN, 0, nullptr, 0, kRecThread);
   return ts;
@@ -103,15 +103,27 @@ void writeGlobals(const __racepredict_module *m) {
   rawFree(buf, cap);
 }
 
-/// A forked child shares the trace file descriptor and a copy of every
-/// buffer: it must write nothing (not even END), or the parent's trace would
-/// be corrupted. The child runs unrecorded.
-void stopInChild() {
-  __atomic_store_n(&g.stopping, 1, __ATOMIC_SEQ_CST);
-  replayInChild();
+/// The registered modules, for a forked child's trace (rewriteModules).
+constexpr unsigned kMaxModules = 1024;
+struct Registered {
+  const __racepredict_module *m;
+  uint32_t base;
+} gModules[kMaxModules];
+uint32_t gNumModules;
+
+void writeModule(const __racepredict_module *m, uint32_t base) {
+  if (m->num_sources)
+    writeSources(m, base);
+  if (m->num_globals)
+    writeGlobals(m);
 }
 
 } // namespace
+
+void rewriteModules() {
+  for (uint32_t i = 0; i < gNumModules && i < kMaxModules; ++i)
+    writeModule(gModules[i].m, gModules[i].base);
+}
 
 void *resolveReal(const char *name, const char *version) {
   void *f = version ? dlvsym(RTLD_NEXT, name, version) : nullptr;
@@ -142,13 +154,18 @@ bool ensureInit() {
     // A replay writes no trace unless asked to (trace=...).
     if (g.opts.replay[0] && !g.opts.trace[0])
       rawCopy(g.opts.trace, "/dev/null", sizeof g.opts.trace);
-    openTrace();
+    char name[512];
+    traceNameFor(name, sizeof name, 0);
+    openTrace(name);
+    g.pid = getpid();
     g.srcCount = 0;
     tokenInit();
     installExitHandlers();
-    pthread_atfork(nullptr, nullptr, stopInChild);
+    pthread_atfork(nullptr, nullptr, restartInChild);
     if (g.opts.replay[0])
       replayInit();
+    g.startNs = nowNs();
+    startRecordingWatchdog(true); // after replayInit: not in replay mode
     __atomic_store_n(&g.initialized, true, __ATOMIC_RELEASE);
     if (!tlsState)
       attachThread(); // the initialising thread is normally main: t0
@@ -159,7 +176,7 @@ bool ensureInit() {
 }
 
 ThreadState *attachSlow() {
-  if (!ensureInit())
+  if (tlsEnded || !ensureInit())
     return nullptr;
   if (tlsState)
     return tlsState;
@@ -183,10 +200,9 @@ extern "C" void __racepredict_init(void *module) {
   spinLock(&g.srcLock);
   uint32_t base = g.srcCount;
   g.srcCount += m->num_sources;
-  if (m->num_sources)
-    writeSources(m, base);
-  if (m->num_globals)
-    writeGlobals(m);
+  writeModule(m, base);
+  if (gNumModules < kMaxModules)
+    gModules[gNumModules++] = {m, base};
   replayRegisterModule(m, base);
   __atomic_store_n(m->src_base, base, __ATOMIC_RELEASE);
   spinUnlock(&g.srcLock);

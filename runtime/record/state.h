@@ -63,8 +63,14 @@ struct ThreadState {
   /// waits for it to change so it never copies a half-written buffer, and a
   /// token stealer so that two threads never record at once.
   volatile uint32_t inHook;
-  /// Events left in this thread's turn with the token (token.cpp).
+  /// Events left in this thread's turn with the token (token.cpp). Written
+  /// by a waiter too (1: the turn is over, tokenAcquireSlow hands it on),
+  /// hence relaxed atomics on both sides.
   uint32_t quantum;
+  /// The token was handed to this thread before it queued for it (a new
+  /// thread, at its creation: tokenHandTo); its first acquisition is done
+  /// in tokenAcquireSlow.
+  bool granted;
   /// The categories the hooks' fast path may record (access_hooks.cpp
   /// enterFast): events=, none once the thread ended or in replay mode or
   /// with the fenced token.
@@ -88,7 +94,8 @@ struct ThreadState {
   uint32_t depth;
   uint32_t synced;
   uint32_t traceDepth;
-  ThreadState *next;
+  ThreadState *next;     ///< all states (g.threads), never unlinked
+  ThreadState *nextFree; ///< retired states (g.freeStates, thread_state.cpp)
   // The token's wait queue (token.cpp): the futex word a waiter sleeps on
   // (1 = the token was handed to it), the next waiter, the kernel thread id
   // (a stealer looks whether the holder is running).
@@ -101,30 +108,68 @@ struct ThreadState {
   uint32_t replaySlot;
   uint32_t ordinal;
   uint32_t children;
+  /// What this thread is blocked in, for the watchdog's observed deadlocks
+  /// (recording_watchdog.cpp): odd blockSeq while it is inside a call that can
+  /// block for good (an untimed lock, join, wait...), with the event
+  /// `blockedKind` the call records, its object and location. Written before
+  /// blockSeq is made odd; the watchdog reads blockSeq, the fields, blockSeq
+  /// again.
+  uint32_t blockSeq;
+  uint32_t blockedKind;
+  uint64_t blockedObj;
+  uint32_t blockedLoc;
+  /// The lock this thread waits for in a real blocking call, or owns
+  /// without having recorded it yet (sync_hooks.cpp ownedUnrecorded); 0:
+  /// none.
+  uint64_t acquiring;
+  /// A condition wait's release half, for a wait that has not returned when
+  /// recording stops (cond_hooks.cpp): its `rel` record, written by the
+  /// exit flusher at seq waitRelSeq, which the waiter reserved when it
+  /// released the mutex. Without it the trace would show the mutex held by
+  /// the waiter for good (the `wait` event, at the return, implies the
+  /// release). waitRelLen = 0: none pending; the `wait` record clears it.
+  uint8_t waitRel[24];
+  uint32_t waitRelLen;
+  uint64_t waitRelSeq;
 };
 
 struct Globals {
   Options opts;
   bool initialized;
   int fd;
-  uint32_t srcCount;    ///< source ids handed out to modules
-  ThreadState *threads; ///< all thread states (push-only list)
+  uint32_t srcCount;          ///< source ids handed out to modules
+  ThreadState *threads;       ///< all thread states (push-only list)
+  ThreadState *freeStates;    ///< ended ones, for new threads to reuse
+  volatile uint32_t freeLock; ///< guards freeStates
+  /// Threads created (pthread_create returned) that have not started yet.
+  uint32_t starting;
   uint32_t nextThreadKey;
   volatile uint32_t stopping; ///< set at exit: no further recording
   volatile uint32_t fileLock;
   volatile uint32_t initLock;
   volatile uint32_t srcLock;
-  bool finished;
+  uint64_t bytesWritten; ///< trace bytes so far (under fileLock)
+  uint64_t startNs;      ///< CLOCK_MONOTONIC at start-up (max_seconds)
+  int pid;               ///< the process recording (not a vfork child)
+  bool finished;         ///< the trace is written (END), the fd closed
+  int finisherTid;       ///< the thread writing it (finishTrace)
+  int fatalSignal;       ///< the fatal signal being handled, 0: none
   char traceName[512];
 };
 
 extern Globals g;
+/// This thread's state; null before it is attached and after it ended.
 extern RP_TLS ThreadState *tlsState;
+/// This thread has ended (threadEnd): it is never attached again.
+extern RP_TLS bool tlsEnded;
 } // namespace racepredict::rt
 /// Seq of this thread's latest load hook's record, 0 if it was not
 /// recorded: read by instrumented code for branch_deps (runtime.h).
 extern "C" RP_TLS uint64_t __racepredict_read_seq;
 namespace racepredict::rt {
+
+/// CLOCK_MONOTONIC in nanoseconds (defined with the replay's turnstile).
+uint64_t nowNs();
 
 // --- spin locks (futex-free: held for a handful of instructions) ---------
 void spinSlow(volatile uint32_t *l);
@@ -165,6 +210,12 @@ extern TokenHolder gToken;
 extern bool gTokenFence;
 /// Events a holder records before it hands the token to a waiter.
 inline constexpr uint32_t kQuantum = 50000;
+/// Whether the holder `ts` may record one more event in its turn (counts it).
+inline bool takeQuantum(ThreadState *ts) {
+  uint32_t q = __atomic_load_n(&ts->quantum, __ATOMIC_RELAXED);
+  __atomic_store_n(&ts->quantum, q - 1, __ATOMIC_RELAXED);
+  return q > 1;
+}
 /// The slow half of enter(): this thread does not hold the token, or its
 /// quantum is used up. Returns with the token (and inHook == kInHook), or
 /// false when recording has stopped.
@@ -177,9 +228,26 @@ void tokenRelease(ThreadState *ts);
 /// first (one of them may own the lock this thread is about to wait for).
 /// False, keeping the token, when nobody waits.
 bool tokenYield(ThreadState *ts);
+/// Hands the token on if a thread waits for it; the caller records nothing
+/// more before its next enter().
+void tokenPass(ThreadState *ts);
+/// Hands the token to `to`, a thread `ts` has just created, queued for it
+/// or not: a new thread runs soon after its creation, as it would natively
+/// on another core (instead of after its creator's turn, which may end
+/// with the process). The caller records nothing more before its next
+/// enter().
+void tokenHandTo(ThreadState *ts, ThreadState *to);
+/// Whether some thread holds or waits for the token, or will (a created
+/// thread that has not started yet): the exit grace waits for them.
+bool tokenWanted();
 /// Before a call that may block, outside the recorder: a holder hands the
 /// token on, so that other threads record while this one waits.
 void beforeBlocking();
+/// Once recording has stopped (g.stopping): takes the token from whoever
+/// holds it for good, so that no thread records again -- the fast path
+/// does not look at g.stopping. Threads inside a hook at this moment may
+/// still finish their record (the caller waits for them).
+void tokenRevoke(bool fromSignal);
 /// At start-up: chooses membarrier or the fenced hooks (gTokenFence).
 void tokenInit();
 
@@ -203,7 +271,7 @@ inline ThreadState *enterAs(ThreadState *ts, uint32_t category) {
   if (RP_UNLIKELY(gTokenFence))
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
   if (RP_UNLIKELY(__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) != ts ||
-                  --ts->quantum == 0) &&
+                  !takeQuantum(ts)) &&
       !tokenAcquireSlow(ts)) {
     __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
     return nullptr;
@@ -247,6 +315,21 @@ inline void leave(ThreadState *ts) {
 inline void leaveToBlock(ThreadState *ts) {
   flushIfFull(ts, kMaxRecord);
   tokenRelease(ts);
+  __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+}
+/// leave() for pthread_create: the token goes to the new thread `child`.
+inline void leaveToChild(ThreadState *ts, ThreadState *child) {
+  flushIfFull(ts, kMaxRecord);
+  tokenHandTo(ts, child);
+  __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+}
+
+/// leave() after an event that lets others go on (a failed try-lock: its
+/// owner may need the token to release the lock): the token goes to a
+/// waiting thread, if any.
+inline void leaveToWaiters(ThreadState *ts) {
+  flushIfFull(ts, kMaxRecord);
+  tokenPass(ts);
   __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
 }
 
@@ -346,6 +429,24 @@ inline void putBranchDeps(ThreadState *ts, uint8_t *p, const uint64_t *deps,
     endRecord(ts, p, loc);
 }
 
+/// The thread's next event comes `n` seqs later than it would: other
+/// threads recorded meanwhile, or a seq is reserved (a segment record, or
+/// an empty block simply starts later).
+inline void skipSeqs(ThreadState *ts, uint64_t n) {
+  if (ts->count == 0 && ts->pending == 0) {
+    ts->firstSeq += n;
+  } else {
+    uint8_t *p = ts->buf + ts->len;
+    *p++ = RP_SEGMENT;
+    p = putVarint(p, n);
+    publishRecords(ts, p, 1); // not an event
+  }
+  ts->nextSeq += n;
+}
+/// In a condition wait, holding the token, right after releasing the mutex
+/// `lock`: reserves the next seq for the release half (see waitRel).
+void reserveWaitRelease(ThreadState *ts, uint64_t lock, uint32_t loc);
+
 /// Records an event whose operands are `n` varints (sync events).
 void recordSimple(ThreadState *ts, unsigned kind, uint32_t loc,
                   const uint64_t *ops, int n);
@@ -371,17 +472,102 @@ inline void noteRead(ThreadState *ts) {
   __racepredict_read_seq = ts->nextSeq - 1;
 }
 
+// --- blocking calls that can last for good (recording_watchdog.cpp) ------
+/// Before the real call: the thread may block in it for good (`kind` is the
+/// event it records on return; `obj` its object).
+inline void noteBlocked(unsigned kind, uint64_t obj, uint32_t loc) {
+  ThreadState *ts = tlsState;
+  if (!ts)
+    return;
+  ts->blockedKind = kind;
+  ts->blockedObj = obj;
+  ts->blockedLoc = loc;
+  __atomic_store_n(&ts->blockSeq, ts->blockSeq | 1, __ATOMIC_RELEASE);
+}
+/// After it.
+inline void noteUnblocked() {
+  ThreadState *ts = tlsState;
+  if (ts && (ts->blockSeq & 1))
+    __atomic_store_n(&ts->blockSeq, ts->blockSeq + 1, __ATOMIC_RELEASE);
+}
+
+// --- stopping early (limits.cpp, recording_watchdog.cpp) -----------------
+/// Why the recording stops before the program's own end: the trace's STOP
+/// block (format.h).
+struct StopNote {
+  uint32_t reason; ///< RP_STOP_*
+  uint64_t value;
+  const char *text; ///< null: none
+  /// An observed deadlock: the blocked threads.
+  static constexpr uint32_t kMaxBlocked = 64;
+  uint32_t numBlocked;
+  struct Blocked {
+    uint32_t key, kind, loc;
+    uint64_t obj;
+  } blocked[kMaxBlocked];
+};
+/// Exit status of a program the recorder ended (a limit, an observed
+/// deadlock), as timeout(1)'s.
+inline constexpr int kStoppedExitStatus = 124;
+/// Writes the trace with `note`, says why on stderr and ends the program
+/// (kStoppedExitStatus). From a hook (a limit reached there) or the
+/// watchdog thread.
+[[noreturn]] void stopRecording(const StopNote &note, const char *why);
+/// The quantum for a holder whose next event is `ts->nextSeq`: kQuantum,
+/// or fewer if max_events is near; stops the recording if it is reached.
+uint32_t quantumFor(ThreadState *ts);
+/// After writing a block: stops the recording if max_trace_bytes is reached.
+void checkTraceBytes();
+/// From the watchdog: stops the recording if max_seconds is reached.
+void checkSeconds();
+/// Starts the watchdog thread (max_seconds, observed deadlocks) once: from
+/// the program's first pthread_create, or at the start (ensureInit, a forked
+/// child: atStart) when max_seconds is set.
+void startRecordingWatchdog(bool atStart);
+/// The forked child has no watchdog thread: startRecordingWatchdog starts one.
+void resetRecordingWatchdogInChild();
+
 // --- lifecycle (trace_writer.cpp, init.cpp) -------------------------------
 /// Initialises the runtime once (options, trace file, main thread, exit
 /// handlers); false while initialisation is in progress on this thread.
 bool ensureInit();
-void openTrace();
+// --- fork (fork_exec.cpp) ----------------------------------------------------
+/// The atfork child handler: the child records a trace of its own.
+void restartInChild();
+/// What the child drops of its parent's state, each in its own file: the
+/// token queue, the pthread_t table, condition waiters, pending acquisitions
+/// and locks; and the SOURCES/GLOBALS of every module, written again.
+void resetTokenInChild();
+void resetThreadTableInChild();
+void resetCondWaitersInChild();
+void resetLockStateInChild();
+void rewriteModules();
+
+// --- the trace file (trace_file.cpp) ---------------------------------------
+/// The trace name of process `pid` (0: this one, as trace= says): a fixed
+/// name becomes <stem>.<pid>.rptrace for another process (a forked child).
+void traceNameFor(char *out, size_t cap, int pid);
+/// `name` without its .rptrace extension.
+void traceStem(char *out, size_t cap, const char *name);
+/// Creates the trace `name` (or <stem>.<pid>.rptrace if another process
+/// records into it) and writes the header; g.fd, g.traceName.
+void openTrace(const char *name);
 void writeBlock(uint8_t type, const uint8_t *payload, uint32_t len);
-/// Exit / fatal-signal path: stops recording, writes every buffer and END.
-void finishTrace(bool fromSignal);
-ThreadState *newThreadState(uint32_t threadKey);
+/// Exit / fatal-signal path: stops recording, writes every buffer, the STOP
+/// block if `note` (the recording stopped before the program's end) and END.
+void finishTrace(bool fromSignal, const StopNote *note = nullptr);
 void installExitHandlers();
-/// Thread lifecycle events shared by pthread_exit and the start trampoline.
+// --- thread lifecycle (thread_state.cpp) -----------------------------------
+/// A state for the thread `threadKey` (kernel thread id `tid`, 0 if not
+/// known yet): a retired one if there is one, else a new one.
+ThreadState *newThreadState(uint32_t threadKey, int tid);
+int currentTid();
+/// Records the thread's end (unless recording stopped), writes its buffer
+/// and hands the token on for good; the state is then reused. From the
+/// start trampoline, pthread_exit and exit.
 void threadEnd(ThreadState *ts);
+/// Gives the state of a thread that was never started (its pthread_create
+/// failed) back for reuse.
+void retireUnstarted(ThreadState *ts);
 
 } // namespace racepredict::rt

@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <time.h>
 
 namespace racepredict::rt {
 
@@ -43,19 +44,54 @@ void recordObj(ThreadState *ts, unsigned kind, const volatile void *obj,
     ts->readsSinceBranch = true; // branches depend on failed try-locks
 }
 
+/// Before the real blocking call of an acquisition: from the moment that
+/// call takes `obj`, this thread owns it without having recorded it
+/// (ownedUnrecorded). Announced before the call, since afterwards comes
+/// too late for a try-lock that fails in between.
+void announceAcquiring(const volatile void *obj) {
+  if (ThreadState *ts = tlsState)
+    __atomic_store_n(&ts->acquiring, objKey(obj), __ATOMIC_SEQ_CST);
+}
+
 /// Records the acquisition `kind` (operands `ops`, the object's key if
 /// none) that a blocking call returning `r` (0: acquired) made without the
 /// token; the object counts as pending until then (file comment).
 int acquiredLate(int r, unsigned kind, const volatile void *obj, uint32_t loc,
                  const uint64_t *ops = nullptr, int n = 1) {
-  if (r != 0)
-    return r;
-  uint64_t own[1] = {objKey(obj)};
-  uint32_t *pending = pendingFor(objKey(obj));
-  __atomic_add_fetch(pending, 1, __ATOMIC_SEQ_CST);
-  recordSync(kind, loc, ops ? ops : own, n);
-  __atomic_sub_fetch(pending, 1, __ATOMIC_RELEASE);
+  if (r == 0) {
+    uint64_t own[1] = {objKey(obj)};
+    uint32_t *pending = pendingFor(objKey(obj));
+    __atomic_add_fetch(pending, 1, __ATOMIC_SEQ_CST);
+    recordSync(kind, loc, ops ? ops : own, n);
+    __atomic_sub_fetch(pending, 1, __ATOMIC_RELEASE);
+  }
+  if (ThreadState *ts = tlsState)
+    __atomic_store_n(&ts->acquiring, 0, __ATOMIC_RELEASE);
   return r;
+}
+
+/// Whether another thread owns the lock `l` that a try-lock just found
+/// taken without having recorded its acquisition yet: the failure must not
+/// be recorded then (the trace would show the lock free). A thread counts
+/// itself pending right after its blocking call returns; for a mutex,
+/// whose owner glibc writes into it (__data.__owner, a kernel tid), the
+/// owner's announcement (announceAcquiring) also covers the instructions
+/// between the call taking the lock and that count.
+template <typename L> bool ownedUnrecorded(L *l) {
+  return __atomic_load_n(pendingFor(objKey(l)), __ATOMIC_ACQUIRE) != 0;
+}
+bool ownedUnrecorded(pthread_mutex_t *m) {
+  if (__atomic_load_n(pendingFor(objKey(m)), __ATOMIC_ACQUIRE))
+    return true;
+  int owner = __atomic_load_n(&m->__data.__owner, __ATOMIC_ACQUIRE);
+  // 0: the owner is between taking the lock and writing its tid; if it
+  // announced itself, it is one of the announced threads.
+  for (ThreadState *t = __atomic_load_n(&g.threads, __ATOMIC_ACQUIRE); t;
+       t = t->next)
+    if (__atomic_load_n(&t->acquiring, __ATOMIC_ACQUIRE) == objKey(m) &&
+        (owner == 0 || t->tid == owner))
+      return true;
+  return false;
 }
 
 /// Tries a lock (`tryFn` returns 0 or EBUSY like pthread_mutex_trylock)
@@ -93,10 +129,16 @@ int acquire(L *l, T tryFn, B blockFn, unsigned kind, bool deadlockable,
       return r;
     }
     leaveToBlock(ts);
+    announceAcquiring(l);
   } else {
     beforeBlocking();
   }
-  return acquiredLate(blockFn(l), kind, l, loc, ops, n);
+  // A condition wait's return half waits for its mutex.
+  if (deadlockable)
+    noteBlocked(kind == RP_WAIT ? unsigned{RP_ACQUIRE} : kind, objKey(l), loc);
+  int r = blockFn(l);
+  noteUnblocked();
+  return acquiredLate(r, kind, l, loc, ops, n);
 }
 
 template <typename L, typename T, typename B>
@@ -105,16 +147,21 @@ int lockBlocking(L *l, T tryFn, B lockFn, unsigned kind, uint32_t loc) {
 }
 
 /// A try-lock, with the token. A failure while another thread owns the lock
-/// without having recorded it yet waits for that record (bounded).
+/// without having recorded it yet waits for that record (it needs the
+/// token, which this thread hands on meanwhile; bounded by a second in
+/// case that thread is stopped).
 template <typename L, typename F>
 int tryAcquire(L *l, F tryFn, unsigned kind, uint32_t loc) {
   ThreadState *ts = enter(kRecSync);
   if (!ts)
     return tryFn(l);
   int r = tryFn(l);
-  for (int i = 0; r == EBUSY && i < 1000 &&
-                  __atomic_load_n(pendingFor(objKey(l)), __ATOMIC_ACQUIRE);
-       ++i) {
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  while (r == EBUSY && ownedUnrecorded(l)) {
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec - start.tv_sec >= 2)
+      break;
     leaveToBlock(ts);
     sched_yield();
     ts = enter(kRecSync);
@@ -122,10 +169,16 @@ int tryAcquire(L *l, F tryFn, unsigned kind, uint32_t loc) {
       return tryFn(l);
     r = tryFn(l);
   }
-  if (r == 0)
+  if (r == 0) {
     recordObj(ts, kind, l, loc);
-  else if (r == EBUSY)
+  } else if (r == EBUSY) {
     recordObj(ts, RP_TRYFAIL, l, loc);
+    // The owner may wait for the token to release the lock: a thread
+    // spinning on try-locks with the token would hold it up for a whole
+    // quantum per round (natively both run at once).
+    leaveToWaiters(ts);
+    return r;
+  }
   leave(ts);
   return r;
 }
@@ -213,6 +266,12 @@ unsigned barrierCount(const void *b) {
 }
 
 } // namespace
+
+void resetLockStateInChild() {
+  for (uint32_t &p : gPendingAcquires)
+    p = 0;
+  gBarrierLock = 0;
+}
 
 int lockRecorded(pthread_mutex_t *m, unsigned kind, uint32_t loc,
                  const uint64_t *ops, int n) {
@@ -315,7 +374,9 @@ int __racepredict_pthread_barrier_wait(pthread_barrier_t *b, uint32_t loc) {
     replayBarrierArrive(b, loc);
   else
     beforeBlocking();
+  noteBlocked(RP_BARRIER, key(b), loc);
   int r = real_pthread_barrier_wait()(b);
+  noteUnblocked();
   if (RP_UNLIKELY(gReplayOn))
     replayAfterBlocking();
   if (r == 0 || r == PTHREAD_BARRIER_SERIAL_THREAD) {

@@ -27,10 +27,12 @@ extern "C" void *__dso_handle;
 namespace racepredict::rt {
 namespace {
 
-/// pthread_t -> thread key, open addressing in static memory (no malloc in
-/// hooks). pthread_t values are reused after join, so an insert overwrites
-/// the slot of an equal pthread_t and lookups always see the latest thread.
-constexpr unsigned kThreadSlots = 1u << 14;
+/// pthread_t -> thread key, open addressing with linear probing in static
+/// memory (no malloc in hooks). A join removes its thread, so the table
+/// holds the threads not joined yet; pthread_t values are reused (a
+/// detached thread's), so an insert overwrites the slot of an equal
+/// pthread_t and lookups always see the latest thread.
+constexpr unsigned kThreadSlots = 1u << 16;
 struct ThreadSlot {
   pthread_t tid;
   uint32_t keyPlusOne; ///< 0 = empty
@@ -58,12 +60,14 @@ void rememberThread(pthread_t t, uint32_t key) {
   spinUnlock(&gThreadTableLock);
 }
 
-/// The key of `t`, or -1 if it was not created through the interceptor.
-int64_t lookupThread(pthread_t t) {
+/// The key of `t`, or -1 if it was not created through the interceptor;
+/// `forget`: removes it (it was joined).
+int64_t lookupThread(pthread_t t, bool forget = false) {
   int64_t r = -1;
+  const unsigned mask = kThreadSlots - 1;
   spinLock(&gThreadTableLock);
-  for (unsigned i = slotOf(t), n = 0; n < kThreadSlots;
-       i = (i + 1) & (kThreadSlots - 1), ++n) {
+  unsigned i = slotOf(t);
+  for (unsigned n = 0; n < kThreadSlots; i = (i + 1) & mask, ++n) {
     const ThreadSlot &s = gThreadTable[i];
     if (!s.keyPlusOne)
       break;
@@ -71,6 +75,20 @@ int64_t lookupThread(pthread_t t) {
       r = s.keyPlusOne - 1;
       break;
     }
+  }
+  if (r >= 0 && forget) {
+    // Backward-shift deletion: later entries of the probe run move into the
+    // hole unless their home slot lies cyclically in (hole, j].
+    unsigned hole = i;
+    for (unsigned j = (hole + 1) & mask; gThreadTable[j].keyPlusOne;
+         j = (j + 1) & mask) {
+      unsigned home = slotOf(gThreadTable[j].tid);
+      if (((j - home) & mask) >= ((j - hole) & mask)) {
+        gThreadTable[hole] = gThreadTable[j];
+        hole = j;
+      }
+    }
+    gThreadTable[hole].keyPlusOne = 0;
   }
   spinUnlock(&gThreadTableLock);
   return r;
@@ -80,15 +98,18 @@ struct StartArgs {
   void *(*fn)(void *);
   void *arg;
   uint32_t key;
+  ThreadState *state; ///< made by the creator (null in replay mode)
 };
 
 /// This thread's end is recorded by endAfterTlsDtors (registered first, so
 /// glibc runs it after every thread_local destructor, LIFO).
 RP_TLS bool tlsEndsAfterTlsDtors;
 
-void endAfterTlsDtors(void *p) {
-  auto *ts = static_cast<ThreadState *>(p);
-  if (!ts->ended && !ts->inHook)
+void endAfterTlsDtors(void *) {
+  // tlsState, not the state registered: a thread that ended already (its
+  // state retired, perhaps another thread's now) has none.
+  ThreadState *ts = tlsState;
+  if (ts && !ts->ended && !ts->inHook)
     threadEnd(ts);
 }
 
@@ -97,13 +118,18 @@ void *threadStart(void *p) {
   __libc_free(p);
   // The state is set before anything else, so that hooks reached from here
   // on record as this thread (and never attach it a second time).
-  ThreadState *ts = newThreadState(a.key);
-  tlsState = ts;
+  if (a.state) {
+    __atomic_store_n(&a.state->tid, currentTid(), __ATOMIC_RELAXED);
+    __atomic_sub_fetch(&g.starting, 1, __ATOMIC_RELEASE);
+  }
+  tlsState = a.state ? a.state : newThreadState(a.key, currentTid());
   recordSync(RP_BEGIN, 0, nullptr, 0, kRecThread);
   tlsEndsAfterTlsDtors =
-      __cxa_thread_atexit_impl(endAfterTlsDtors, ts, &__dso_handle) == 0;
+      __cxa_thread_atexit_impl(endAfterTlsDtors, nullptr, &__dso_handle) == 0;
   void *r = a.fn(a.arg);
-  if (!tlsEndsAfterTlsDtors && !ts->ended && !ts->inHook)
+  // Not if the thread ended already (its state may be another's now).
+  ThreadState *ts = tlsState;
+  if (!tlsEndsAfterTlsDtors && ts && !ts->ended && !ts->inHook)
     threadEnd(ts);
   return r;
 }
@@ -129,6 +155,13 @@ void onceTrampoline() {
 }
 
 } // namespace
+
+void resetThreadTableInChild() {
+  for (ThreadSlot &s : gThreadTable)
+    s.keyPlusOne = 0;
+  gThreadTableLock = 0;
+}
+
 } // namespace racepredict::rt
 
 using namespace racepredict::rt;
@@ -149,17 +182,31 @@ int __racepredict_pthread_create(pthread_t *t, const pthread_attr_t *attr,
   a->fn = fn;
   a->arg = arg;
   a->key = child;
+  // The creator makes the new thread's state, so that it can hand it the
+  // token right away (replay mode orders threads by its schedule instead).
+  ThreadState *cs = gReplayOn ? nullptr : newThreadState(child, 0);
+  a->state = cs;
+  if (cs)
+    __atomic_add_fetch(&g.starting, 1, __ATOMIC_RELAXED);
   if (gReplayOn)
     replayBeforeCreate(ts, child);
+  else
+    startRecordingWatchdog(false); // once, with the program's first thread
   int r = real_pthread_create()(t, attr, threadStart, a);
   if (r == 0) {
     rememberThread(*t, child);
     if (!stopped()) {
       uint64_t ops[1] = {child};
       recordSimple(ts, RP_FORK, loc, ops, 1);
+      if (cs) {
+        leaveToChild(ts, cs);
+        return r;
+      }
     }
   } else {
     __libc_free(a);
+    if (cs)
+      retireUnstarted(cs);
   }
   leave(ts);
   return r;
@@ -173,11 +220,14 @@ int __racepredict_pthread_join(pthread_t t, void **ret, uint32_t loc) {
                          loc, true);
   }
   beforeBlocking();
+  if (int64_t k = lookupThread(t); k >= 0)
+    noteBlocked(RP_JOIN, static_cast<uint64_t>(k), loc);
   int r = real_pthread_join()(t, ret);
+  noteUnblocked();
   if (RP_UNLIKELY(gReplayOn))
     replayAfterBlocking();
   if (r == 0) {
-    int64_t child = lookupThread(t);
+    int64_t child = lookupThread(t, true);
     if (child >= 0) {
       uint64_t ops[1] = {static_cast<uint64_t>(child)};
       recordSync(RP_JOIN, loc, ops, 1, kRecThread);

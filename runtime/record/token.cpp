@@ -13,8 +13,11 @@
 //   * before a call that may block (sync hooks, the interposed blocking
 //     libc calls of blocking_calls.c), because the thread it waits for may
 //     need to record first;
-//   * when its quantum (kQuantum events) is used up and a thread waits, so
-//     that every thread makes progress (spin loops on atomics included).
+//   * to a thread it has just created (tokenHandTo), which runs soon, as it
+//     would natively;
+//   * when its quantum (kQuantum events) or its time slice (kSliceNs) is
+//     used up and a thread waits, so that every thread makes progress (spin
+//     loops on atomics included).
 // A holder that does neither for long -- blocked in a call the runtime does
 // not see (a futex inside libc, a pipe read in uninstrumented code) or
 // computing without events -- has the token taken from it by the oldest
@@ -47,6 +50,11 @@ bool gTokenFence;
 
 namespace {
 
+/// The holder once recording has stopped (tokenRevoke): a thread that is
+/// never anybody, so that no hook (the fast path included) finds the token
+/// its own again and every waiter gives up.
+ThreadState gRevoked;
+
 /// The wait queue (FIFO) and the seq the next holder starts from. The
 /// lock is held for a handful of instructions.
 ///
@@ -75,7 +83,14 @@ TokenQueue gQueue;
 /// later when it is running (it computes without events, or is about to
 /// reach a hook and hand the token on).
 constexpr unsigned kStealAsleepMs = 1;
-constexpr unsigned kStealRunningMs = 20;
+constexpr unsigned kStealRunningMs = 5;
+/// The time slice: how long a holder keeps the token, at most, while
+/// another thread waits for it, if it records meanwhile (the oldest waiter
+/// ends its turn at its next event). Native threads run side by side; a
+/// slice of a millisecond keeps a thread that records little (its events
+/// far apart, or a spin loop waiting for a waiter) from holding the others
+/// up for its whole quantum.
+constexpr uint64_t kSliceNs = 1000000;
 
 void futexWait(uint32_t *word, uint32_t expected, long ns) {
   struct timespec t = {0, ns};
@@ -106,6 +121,8 @@ void unlinkWaiter(ThreadState *ts) {
 /// (S, D), stopped, a zombie or gone. Read from /proc with raw system calls
 /// (the interposed read(2) must not see the runtime).
 bool notRunning(int tid) {
+  if (tid == 0)
+    return false; // a new thread that has not started yet: it is starting
   char path[64] = "/proc/self/task/";
   size_t n = 16;
   char digits[16];
@@ -156,7 +173,10 @@ void abandonRecording(ThreadState *holder) {
       .str(" ms (a signal handler that jumped out of a faulting access?); "
            "recording stops here, the trace ends with what was recorded\n");
   writeAll(2, b.data, b.len);
-  finishTrace(false);
+  StopNote note{};
+  note.reason = RP_STOP_STUCK_HOOK;
+  note.value = holder->key;
+  finishTrace(false, &note);
 }
 
 /// Takes the token from `holder`, which has not recorded for a long time
@@ -165,7 +185,7 @@ void abandonRecording(ThreadState *holder) {
 bool tokenSteal(ThreadState *ts, ThreadState *holder) {
   spinLock(&gQueue.lock);
   if (__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) != holder ||
-      gQueue.head != ts) {
+      gQueue.head != ts || stopped()) {
     spinUnlock(&gQueue.lock);
     return false;
   }
@@ -208,7 +228,8 @@ bool tokenSteal(ThreadState *ts, ThreadState *holder) {
 bool waitForToken(ThreadState *ts) {
   spinLock(&gQueue.lock);
   ThreadState *none = nullptr;
-  if (__atomic_compare_exchange_n(&gToken.owner, &none, ts, false,
+  if (__atomic_load_n(&gToken.owner, __ATOMIC_ACQUIRE) == ts || // handed
+      __atomic_compare_exchange_n(&gToken.owner, &none, ts, false,
                                   __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
     spinUnlock(&gQueue.lock);
     return true;
@@ -220,7 +241,7 @@ bool waitForToken(ThreadState *ts) {
   spinUnlock(&gQueue.lock);
 
   ThreadState *seen = nullptr;
-  uint64_t seenSeq = 0;
+  uint64_t seenSeq = 0, turnStart = 0;
   unsigned stalledMs = 0, stuckMs = 0;
   for (;;) {
     // The oldest waiter looks every millisecond whether to take the token
@@ -246,14 +267,26 @@ bool waitForToken(ThreadState *ts) {
       continue;
     }
     uint64_t progress = __atomic_load_n(&holder->nextSeq, __ATOMIC_RELAXED);
-    if (holder != seen || progress != seenSeq) {
+    first = __atomic_load_n(&gQueue.head, __ATOMIC_RELAXED) == ts;
+    if (holder != seen) {
       seen = holder;
+      seenSeq = progress;
+      turnStart = nowNs();
+      stalledMs = stuckMs = 0;
+      continue;
+    }
+    if (first && nowNs() - turnStart >= kSliceNs)
+      // The slice is over: the holder hands the token on at its next event
+      // (tokenAcquireSlow). Asked again every millisecond, since the
+      // holder's own count may overwrite this.
+      __atomic_store_n(&holder->quantum, 1, __ATOMIC_RELAXED);
+    if (progress != seenSeq) {
       seenSeq = progress;
       stalledMs = stuckMs = 0;
       continue;
     }
     ++stalledMs;
-    if (__atomic_load_n(&gQueue.head, __ATOMIC_RELAXED) != ts)
+    if (!first)
       continue;
     if (__atomic_load_n(&holder->inHook, __ATOMIC_ACQUIRE) == kInHook) {
       // Hooks are short: one that lasts is a thread that left it by
@@ -278,18 +311,12 @@ bool waitForToken(ThreadState *ts) {
 /// segment record when other threads recorded since our last event.
 void onAcquired(ThreadState *ts) {
   uint64_t next = gQueue.nextSeq;
-  ts->quantum = kQuantum;
-  if (next == ts->nextSeq || stopped())
-    return;
-  if (ts->count == 0 && ts->pending == 0) {
-    ts->firstSeq = next; // an empty block simply starts there
-  } else {
-    uint8_t *p = ts->buf + ts->len;
-    *p++ = RP_SEGMENT;
-    p = putVarint(p, next - ts->nextSeq);
-    publishRecords(ts, p, 1); // not an event
-  }
-  ts->nextSeq = next;
+  ts->granted = false;
+  // Even once recording has stopped: a holder numbering its events from a
+  // stale seq would give two events one number.
+  if (next != ts->nextSeq)
+    skipSeqs(ts, next - ts->nextSeq);
+  __atomic_store_n(&ts->quantum, quantumFor(ts), __ATOMIC_RELAXED);
 }
 
 } // namespace
@@ -297,9 +324,13 @@ void onAcquired(ThreadState *ts) {
 bool tokenAcquireSlow(ThreadState *ts) {
   if (stopped())
     return false;
-  if (__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) == ts) {
-    // The quantum is used up: a waiter's turn, if there is one.
-    ts->quantum = kQuantum;
+  if (__atomic_load_n(&gToken.owner, __ATOMIC_ACQUIRE) == ts) {
+    if (ts->granted) { // handed to this new thread by its creator
+      onAcquired(ts);
+      return true;
+    }
+    // The quantum or the slice is used up: a waiter's turn, if any.
+    __atomic_store_n(&ts->quantum, quantumFor(ts), __ATOMIC_RELAXED);
     if (!__atomic_load_n(&gQueue.head, __ATOMIC_RELAXED))
       return true;
     tokenRelease(ts);
@@ -345,12 +376,78 @@ void tokenRelease(ThreadState *ts) {
     futexWake(&w->tokenWord);
 }
 
+void tokenHandTo(ThreadState *ts, ThreadState *to) {
+  spinLock(&gQueue.lock);
+  if (__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) != ts) {
+    spinUnlock(&gQueue.lock); // taken by a stealer meanwhile
+    return;
+  }
+  gQueue.nextSeq = ts->nextSeq;
+  // The new thread may be queued already (it ran up to its first event
+  // while its creator recorded the fork), or not yet.
+  bool queued = false;
+  for (ThreadState *w = gQueue.head; w && !queued; w = w->tokenNext)
+    queued = w == to;
+  if (queued) {
+    unlinkWaiter(to);
+    __atomic_store_n(&gToken.owner, to, __ATOMIC_RELEASE);
+    __atomic_store_n(&to->tokenWord, 1, __ATOMIC_RELEASE);
+  } else {
+    to->granted = true;
+    __atomic_store_n(&gToken.owner, to, __ATOMIC_RELEASE);
+  }
+  spinUnlock(&gQueue.lock);
+  if (queued)
+    futexWake(&to->tokenWord);
+}
+
+bool tokenWanted() {
+  ThreadState *owner = __atomic_load_n(&gToken.owner, __ATOMIC_ACQUIRE);
+  return __atomic_load_n(&gQueue.head, __ATOMIC_ACQUIRE) ||
+         (owner && owner != &gRevoked) ||
+         __atomic_load_n(&g.starting, __ATOMIC_ACQUIRE); // will want it
+}
+
+void resetTokenInChild() {
+  gQueue.lock = 0;
+  gQueue.head = gQueue.tail = nullptr;
+  gQueue.nextSeq = 1;
+  __atomic_store_n(&gToken.owner, nullptr, __ATOMIC_RELAXED);
+}
+
+void tokenPass(ThreadState *ts) {
+  if (__atomic_load_n(&gQueue.head, __ATOMIC_RELAXED))
+    tokenRelease(ts);
+}
+
 bool tokenYield(ThreadState *ts) {
   if (!__atomic_load_n(&gQueue.head, __ATOMIC_RELAXED))
     return false;
   tokenRelease(ts);
   tokenAcquireSlow(ts); // false only once recording stopped: nothing to write
   return true;
+}
+
+void tokenRevoke(bool fromSignal) {
+  // In a signal handler the interrupted code may hold the queue lock (a
+  // handful of instructions, but it cannot finish them before we return):
+  // then the store goes ahead without it, which only a waiter stealing at
+  // this very moment could miss -- and the stealer checks stopped() under
+  // the lock, after we set it.
+  bool locked = true;
+  if (fromSignal) {
+    locked = false;
+    for (int i = 0; i < 1000 && !locked; ++i, sched_yield())
+      locked = !__atomic_exchange_n(&gQueue.lock, 1, __ATOMIC_ACQUIRE);
+  } else {
+    spinLock(&gQueue.lock);
+  }
+  __atomic_store_n(&gToken.owner, &gRevoked, __ATOMIC_SEQ_CST);
+  if (locked)
+    spinUnlock(&gQueue.lock);
+  // A hook that read the old holder has raised inHook before (the caller
+  // waits for it to drop); every later one reads gRevoked.
+  serializeAllThreads();
 }
 
 void beforeBlocking() {

@@ -151,6 +151,7 @@ Expected<RunOutcome> runProgram(const RunSpec &spec) {
   using clock = std::chrono::steady_clock;
   auto start = clock::now();
   auto verdictSeen = clock::time_point::max();
+  auto interruptSeen = clock::time_point::max();
   int status = 0;
   for (;;) {
     pid_t r = waitpid(pid, &status, WNOHANG);
@@ -160,6 +161,19 @@ Expected<RunOutcome> runProgram(const RunSpec &spec) {
       return Error{std::string("waitpid failed: ") + std::strerror(errno)};
     auto now = clock::now();
     double elapsed = std::chrono::duration<double>(now - start).count();
+    if (spec.interrupt && spec.interrupt->load() &&
+        interruptSeen == clock::time_point::max()) {
+      interruptSeen = now;
+      out.interrupted = true;
+      kill(pid, SIGTERM);
+    }
+    if (interruptSeen != clock::time_point::max() &&
+        std::chrono::duration<double>(now - interruptSeen).count() >
+            spec.interruptGraceSeconds) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      break;
+    }
     if (!spec.verdictFile.empty() && verdictSeen == clock::time_point::max() &&
         hasVerdict(spec.verdictFile))
       verdictSeen = now;

@@ -2,6 +2,7 @@
 #include "racepredict/report/run_report.h"
 
 #include "racepredict/analysis/deadlock.h"
+#include "racepredict/report/recording_stop_report.h"
 #include "racepredict/report/violation_report.h"
 
 #include <optional>
@@ -226,6 +227,7 @@ size_t confirmedCount(const RunReport &r) {
 
 void printRunReport(const RunReport &r, std::ostream &out) {
   const trace::Trace &t = *r.trace;
+  printRecordingStop(t, out);
   size_t printed = 0;
   for (size_t i = 0; i < r.races->races.size(); ++i) {
     const auto &f = r.races->races[i];
@@ -355,6 +357,7 @@ json runReportJson(const RunReport &r) {
         j["stats"]["unknown"].get<size_t>() + r.violations->unknowns.size();
   }
   j["program"] = r.argv;
+  addRecordingStopJson(t, j);
   j["stats"]["replay"] = {
       {"replayed", replayedCount(r)},
       {"confirmed", confirmedCount(r)},

@@ -15,6 +15,7 @@
 #include "racepredict/trace/binary_format.h"
 
 #include "binary_codec.h"
+#include "binary_raw.h"
 #include "racepredict/trace/format.h"
 
 #include <algorithm>
@@ -304,6 +305,8 @@ void writeBinaryTrace(const Trace &t, std::ostream &out) {
   writeSources(t, w);
   writeInits(t, w);
   writeEvents(t, w);
+  if (t.stop)
+    w.block(RP_BLOCK_STOP, stopBlockPayload(*t.stop));
   w.block(RP_BLOCK_END, std::string());
 }
 

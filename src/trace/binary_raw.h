@@ -8,6 +8,7 @@
 //
 #pragma once
 
+#include "binary_codec.h"
 #include "racepredict/support/error.h"
 #include "racepredict/trace/binary_format.h"
 #include "racepredict/trace/trace.h"
@@ -88,6 +89,13 @@ struct RawTrace {
   bool cut = false;
   unsigned version = 0; ///< the file's format version
 };
+
+/// Parses a STOP block into raw.t.stop (thread and object keys as
+/// provisional ids, the file's source ids); the error message, or "" (also
+/// for a block cut short when `complete` is false). binary_stop.cpp.
+std::string readStopBlock(codec::Cursor &c, bool complete, RawTrace &raw);
+/// The STOP block's payload for `s` (ids as the writer's keys).
+std::string stopBlockPayload(const RecordingStop &s);
 
 /// v4: gives the accesses after a write the trace does not show (a read
 /// that sees another value than the last recorded one) a new location

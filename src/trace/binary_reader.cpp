@@ -203,7 +203,7 @@ Expected<Trace> BinaryReader::read(ReadInfo *info) {
     }
     uint8_t type = bh[0];
     uint32_t len = codec::getU32(bh + 4);
-    if (type < RP_BLOCK_NAMES || type > RP_BLOCK_GLOBALS ||
+    if (type < RP_BLOCK_NAMES || type > RP_BLOCK_STOP ||
         (type == RP_BLOCK_GLOBALS && raw_.version < 2))
       return fail(start, "unknown block type " + std::to_string(type));
     if (type == RP_BLOCK_END) {
@@ -262,6 +262,13 @@ Expected<bool> BinaryReader::block(uint8_t type, Cursor &c, bool complete) {
     return inits(c, complete);
   case RP_BLOCK_GLOBALS:
     return globals(c, complete);
+  case RP_BLOCK_STOP: {
+    uint64_t start = c.offset();
+    std::string err = readStopBlock(c, complete, raw_);
+    if (!err.empty())
+      return fail(start, err);
+    return true;
+  }
   default:
     return events(c, complete);
   }

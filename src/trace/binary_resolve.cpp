@@ -139,6 +139,12 @@ Expected<bool> Resolver::bindNames() {
   }
   for (SymId &a : raw_.t.argItems)
     a = remap[int(NameSpace::Custom)][a];
+  if (raw_.t.stop)
+    for (BlockedThread &b : raw_.t.stop->blocked) {
+      bool has = false;
+      b.object = remap[int(objNameSpace(b.op, &has))][b.object];
+      b.thread = threads[b.thread];
+    }
   for (auto &[loc, v] : raw_.inits)
     raw_.t.initValues[remap[int(NameSpace::Location)][loc]] = v;
   // Source ids: file order of definition (a converted trace keeps its ids).
@@ -174,6 +180,14 @@ Expected<bool> Resolver::bindNames() {
                    ", which no SOURCES block defines"};
     uint32_t id = raw_.t.pushStack(raw_.stackNodes[n].parent, site);
     RACEPREDICT_ASSERT(id == n, "call-stack trie ids must survive remapping");
+  }
+  // A blocked thread's location is only information: one the file does
+  // not define is dropped.
+  if (raw_.t.stop) {
+    for (BlockedThread &b : raw_.t.stop->blocked) {
+      auto it = srcMap.find(b.loc);
+      b.loc = it != srcMap.end() ? it->second : 0;
+    }
   }
   for (size_t i = 0; i < raw_.events.size(); ++i) {
     Event &e = raw_.events[i];

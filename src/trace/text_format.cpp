@@ -145,6 +145,10 @@ public:
       t_.initValues[t_.table(NameSpace::Location).intern(f[1])] = v;
       return true;
     }
+    if (f[0] == "stop")
+      return stopLine(f);
+    if (f[0] == "blocked")
+      return blockedLine(f);
     // Trailing `@` tokens: the event's location, then its call stack, one
     // call site per token, innermost first (`@-` = no location).
     std::vector<SrcId> frames;
@@ -194,6 +198,51 @@ public:
   }
 
 private:
+  /// `stop REASON VALUE [TEXT...]` (trace/recording_stop.h).
+  Expected<bool> stopLine(const std::vector<std::string> &f) {
+    auto reason = f.size() >= 3 ? parseStopReason(f[1]) : std::nullopt;
+    int64_t v = 0;
+    if (!reason || !parseInt(f[2], &v) || v < 0)
+      return fail("`stop` takes a reason (signal, max_seconds, max_events, "
+                  "max_trace_bytes, deadlock, stuck_hook, exec), a number "
+                  "and an optional text");
+    RecordingStop s;
+    s.reason = *reason;
+    s.value = static_cast<uint64_t>(v);
+    for (size_t i = 3; i < f.size(); ++i)
+      s.text += (i > 3 ? " " : "") + f[i];
+    if (t_.stop)
+      s.blocked = std::move(t_.stop->blocked);
+    t_.stop = std::move(s);
+    return true;
+  }
+  /// `blocked THREAD OP OBJECT [@file:line[:col]]`: a thread blocked in a
+  /// call when the recording stopped.
+  Expected<bool> blockedLine(std::vector<std::string> f) {
+    SrcId src = 0;
+    if (f.size() == 5 && f[4].size() > 1 && f[4][0] == '@') {
+      auto loc = f[4] == "@-" ? std::optional<SrcId>(0) : parseSource(f[4]);
+      if (!loc)
+        return fail("malformed source location '" + f[4] + "'");
+      src = *loc;
+      f.pop_back();
+    }
+    auto it = f.size() == 4 ? opTable().find(f[2]) : opTable().end();
+    if (it == opTable().end() || !isBlockingOp(it->second.kind))
+      return fail("`blocked` takes a thread, a blocking op (acq, racq, "
+                  "join, wait, semwait, barrier), its object and an "
+                  "optional @location");
+    if (!t_.stop)
+      t_.stop = RecordingStop{};
+    BlockedThread b;
+    b.thread = t_.table(NameSpace::Thread).intern(f[1]);
+    b.op = it->second.kind;
+    bool has = false;
+    b.object = t_.table(objNameSpace(b.op, &has)).intern(f[3]);
+    b.loc = src;
+    t_.stop->blocked.push_back(b);
+    return true;
+  }
   static std::string operandText(const OpInfo &op) {
     if (op.maxOperands < 0)
       return "at least " + std::to_string(op.minOperands) + " operand(s)";
@@ -588,6 +637,18 @@ void writeTextTrace(const Trace &t, std::ostream &out) {
       break;
     }
     out << sourceSuffix(t, i) << "\n";
+  }
+  if (t.stop) {
+    out << "stop " << stopReasonName(t.stop->reason) << " " << t.stop->value;
+    if (!t.stop->text.empty())
+      out << " " << t.stop->text;
+    out << "\n";
+    for (const BlockedThread &b : t.stop->blocked) {
+      bool has = false;
+      out << "blocked " << t.threadName(b.thread) << " " << opName(b.op) << " "
+          << t.table(objNameSpace(b.op, &has)).name(b.object)
+          << sourceToken(t, b.loc) << "\n";
+    }
   }
 }
 

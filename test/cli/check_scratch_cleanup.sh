@@ -1,7 +1,10 @@
 #!/bin/sh
-# `run` killed while the program runs (SIGTERM as a CI job limit sends, and
-# SIGKILL) must not leave its work directory under $TMPDIR; a normal end
-# must not either, and --keep-work-dir keeps it.
+# `run` killed while the program runs (SIGTERM as a CI job limit sends,
+# SIGKILL, and SIGKILL of its whole process group, janitor included) must
+# not leave its work directory under $TMPDIR; a normal end must not either,
+# and --keep-work-dir keeps it. A directory whose owner is gone (its .owner
+# lock is free: even the janitor died) is removed by the next run; one
+# without an .owner file (not ours) is left alone.
 #   check_scratch_cleanup.sh RACEPREDICT WORKDIR
 set -u
 rp=$1
@@ -25,6 +28,26 @@ for sig in TERM KILL; do
   [ "$(count)" -eq 0 ] || fail "SIG$sig: the work directory was left behind"
   pkill -f "^sleep 30$" 2>/dev/null
 done
+
+# SIGKILL to run's whole process group: setsid execs run, which leads a
+# new group whose id is its pid.
+setsid "$rp" run -- sleep 30 >/dev/null 2>&1 &
+pgid=$!
+i=0
+while [ "$(count)" -eq 0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+[ "$(count)" -eq 1 ] || fail "group kill: no work directory appeared"
+kill -s KILL -- "-$pgid"
+i=0
+while [ "$(count)" -ne 0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+[ "$(count)" -eq 0 ] || fail "group SIGKILL: the work directory was left behind"
+
+# Stale directories: an unlocked .owner is swept, no .owner is kept.
+mkdir "$tmp/racepredict-run-stale" "$tmp/racepredict-run-foreign"
+: > "$tmp/racepredict-run-stale/.owner"
+"$rp" run -- true >/dev/null 2>&1
+[ ! -e "$tmp/racepredict-run-stale" ] || fail "the stale directory was kept"
+[ -d "$tmp/racepredict-run-foreign" ] || fail "a foreign directory was swept"
+rmdir "$tmp/racepredict-run-foreign"
 
 # A normal end (the program wrote no trace: exit 2) removes it too.
 "$rp" run -- true >/dev/null 2>&1

@@ -12,6 +12,9 @@ call stack f (innermost), g, h (function names of the report's frames).
 `// expect-location: NAME` says every reported race is on variable NAME.
 `// expect-none-with: OPTS` records the program again with
 RACEPREDICT_OPTIONS=OPTS (e.g. branch_deps=all) and expects no race then.
+`// record-options: OPTS` adds OPTS to RACEPREDICT_OPTIONS when recording
+(e.g. a long exit_grace_ms, so that a loaded machine cannot change what the
+trace holds).
 
 A program with `// expect-deadlock:` lines is also analysed with
 --deadlocks: each such line is one predicted deadlock of the default report,
@@ -75,7 +78,10 @@ def main():
         os.remove(trace)
     if run([a.cc, a.opt, a.src, "-o", exe]).returncode != 0:
         return fail("compilation failed")
-    env = dict(os.environ, RACEPREDICT_OPTIONS=f"trace={trace}")
+    options = f"trace={trace}"
+    for m in re.finditer(r"record-options:\s*(\S+)", open(a.src).read()):
+        options += ":" + m.group(1)
+    env = dict(os.environ, RACEPREDICT_OPTIONS=options)
     r = run([exe], env=env, timeout=60)
     if r.returncode != 0:
         return fail(f"program exited with {r.returncode}")

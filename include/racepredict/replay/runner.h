@@ -10,6 +10,7 @@
 
 #include "racepredict/support/error.h"
 
+#include <atomic>
 #include <map>
 #include <string>
 #include <vector>
@@ -33,14 +34,21 @@ struct RunSpec {
   /// a negative grace waits for the program whatever happens.
   std::string verdictFile;
   double graceSeconds = 2;
+  /// Once this becomes non-zero (a signal handler sets it: `run` was
+  /// interrupted), the program gets SIGTERM -- the recorder writes its
+  /// trace -- and SIGKILL `interruptGraceSeconds` later if it is still
+  /// running.
+  const std::atomic<int> *interrupt = nullptr;
+  double interruptGraceSeconds = 5;
 };
 
 struct RunOutcome {
   bool exited = false; ///< false: killed by a signal
   int exitCode = 0;
   int signal = 0;
-  bool timedOut = false;   ///< killed by timeoutSeconds
-  bool killedByUs = false; ///< killed after the verdict's grace period
+  bool timedOut = false;    ///< killed by timeoutSeconds
+  bool killedByUs = false;  ///< killed after the verdict's grace period
+  bool interrupted = false; ///< got SIGTERM (and maybe SIGKILL): interrupt
 };
 
 /// Starts the program and waits for it. Errors: the program cannot be

@@ -44,6 +44,16 @@
  *   GLOBALS (v2) { varint address, varint size, varint len, name }*
  *           Names the location keys inside each global variable: `name` at
  *           its address, `name+OFF` inside it, unless NAMES names the key.
+ *   STOP    varint reason (RP_STOP_*), varint value (the signal, the limit
+ *           reached, the milliseconds every thread was blocked), varint len,
+ *           text (exec: the program and the trace that goes on), varint
+ *           count, then per thread blocked when recording stopped (an
+ *           observed deadlock): varint thread key, varint kind (the event
+ *           the blocking call records: acquire, racquire, join, wait,
+ *           semwait, barrier), varint object key (a lock, the joined
+ *           thread, the condition, semaphore or barrier), varint source id
+ *           (0 = none). Written just before END when the recording stopped
+ *           before the program's own end (docs/recording.md); any version.
  *   END     (empty) written on clean shutdown, exit(), abort() and fatal
  *           signals; a file without it was cut (kill -9, disk full) and is
  *           readable up to the last complete record.
@@ -128,7 +138,19 @@ enum rp_block_type {
   RP_BLOCK_EVENTS = 3,
   RP_BLOCK_INIT = 4,
   RP_BLOCK_END = 5,
-  RP_BLOCK_GLOBALS = 6
+  RP_BLOCK_GLOBALS = 6,
+  RP_BLOCK_STOP = 7
+};
+
+/* Why a recording stopped early: racepredict::trace::StopReason. */
+enum rp_stop_reason {
+  RP_STOP_SIGNAL = 1,          /* a fatal signal (value: its number) */
+  RP_STOP_MAX_SECONDS = 2,     /* max_seconds (value: the limit) */
+  RP_STOP_MAX_EVENTS = 3,      /* max_events */
+  RP_STOP_MAX_TRACE_BYTES = 4, /* max_trace_bytes */
+  RP_STOP_DEADLOCK = 5,   /* every thread blocked (value: for how long, ms) */
+  RP_STOP_STUCK_HOOK = 6, /* a thread stayed in a hook (value: its key) */
+  RP_STOP_EXEC = 7        /* the process exec'd another program */
 };
 
 /* Event kind codes: identical to racepredict::trace::EventKind. */

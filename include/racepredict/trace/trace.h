@@ -2,6 +2,7 @@
 #pragma once
 
 #include "racepredict/trace/event.h"
+#include "racepredict/trace/recording_stop.h"
 
 #include <array>
 #include <cstdint>
@@ -71,6 +72,8 @@ public:
   std::vector<StackNode> stackNodes{{kNone, 0}};
   /// Per event, its stack node; empty when the trace carries no stacks.
   std::vector<uint32_t> eventStacks;
+  /// Set when the recording stopped before the program's own end.
+  std::optional<RecordingStop> stop;
 
   SymbolTable &table(NameSpace ns) { return names[static_cast<int>(ns)]; }
   const SymbolTable &table(NameSpace ns) const {

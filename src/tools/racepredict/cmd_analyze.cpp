@@ -5,6 +5,7 @@
 #include "racepredict/analysis/candidate_groups.h"
 #include "racepredict/analysis/hb_races.h"
 #include "racepredict/analysis/trace_index.h"
+#include "racepredict/report/recording_stop_report.h"
 #include "racepredict/report/report.h"
 #include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_file.h"
@@ -86,6 +87,7 @@ int runAnalyze(const AnalyzeArgs &a) {
   ctx.tracePath = o.trace;
   if (a.format == "json") {
     auto j = report::raceReportJson(*t, r, ctx);
+    report::addRecordingStopJson(*t, j);
     j["stats"]["load_seconds"] = loadSeconds;
     j["stats"]["suppressed"] = res->suppressed;
     if (o.deadlocks) {
@@ -153,6 +155,7 @@ int runAnalyze(const AnalyzeArgs &a) {
          << " candidates (not solved: --candidates-only)\n";
     return kExitClean;
   } else {
+    report::printRecordingStop(*t, *out);
     if (doRaces)
       report::printRaceReport(*t, r, ctx, *out);
     if (o.deadlocks)
@@ -188,7 +191,8 @@ int runAnalyze(const AnalyzeArgs &a) {
       return kExitInput;
     }
   }
-  if (!r.races.empty() || !d.deadlocks.empty() || !pr.violations.empty())
+  if (!r.races.empty() || !d.deadlocks.empty() || !pr.violations.empty() ||
+      report::observedDeadlock(*t))
     return kExitFound;
   // A time-out is never "no bug": the run is inconclusive.
   return r.unknowns.empty() && d.unknowns.empty() && pr.unknowns.empty()

@@ -14,12 +14,14 @@
 #include "witness_input.h"
 
 #include "racepredict/replay/replay_driver.h"
+#include "racepredict/report/recording_stop_report.h"
 #include "racepredict/report/run_report.h"
 #include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_file.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <cstring>
@@ -46,8 +48,20 @@ struct RunArgs {
   bool keepWorkDir = false;
   unsigned stepTimeoutMs = 3000;
   double replayTimeout = 60;
+  unsigned recordTimeout = 0; ///< --record-timeout S (0: none)
   std::vector<std::string> command;
 };
+
+/// The first SIGINT/SIGTERM to `run` while it records: the recording is
+/// ended (runProgram sends the program SIGTERM) and analysed; the handler
+/// then gives both signals their default action, so a second one aborts.
+std::atomic<int> gInterrupt{0};
+
+void onInterrupt(int sig) {
+  gInterrupt.store(sig);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+}
 
 /// One finding to replay: its schedule (or why there is none).
 struct Job {
@@ -87,7 +101,12 @@ void replayAll(std::vector<Job> &jobs, const RunArgs &a,
       req.outputFile = base + ".out";
       req.stepTimeoutMs = a.stepTimeoutMs;
       req.keepAslr = a.keepAslr;
-      req.timeoutSeconds = a.replayTimeout;
+      // A replay gets the recording's limit too (a step's time-out of slack:
+      // the witness may need a little more than the recording had).
+      req.timeoutSeconds =
+          a.recordTimeout ? std::min(a.replayTimeout,
+                                     a.recordTimeout + a.stepTimeoutMs / 1000.0)
+                          : a.replayTimeout;
       req.graceSeconds = 1;
       if (j.violation) {
         req.violation = &*j.violation;
@@ -133,10 +152,17 @@ Job jobFor(Expected<replay::Schedule> s, const std::string &witnessFile) {
   return j;
 }
 
-/// Records the program; returns the trace path or an exit code.
-std::variant<std::string, int> record(const RunArgs &a, const std::string &work,
-                                      const std::string &stdinFile,
-                                      std::string &quoted) {
+/// A recording to analyse.
+struct Recorded {
+  std::string trace;
+  int exitCode = 0;
+  bool cut = false; ///< killed without a chance to write END
+};
+
+/// Records the program; returns the recording or an exit code.
+std::variant<Recorded, int> record(const RunArgs &a, const std::string &work,
+                                   const std::string &stdinFile,
+                                   std::string &quoted) {
   namespace fs = std::filesystem;
   std::string trace = !a.traceOut.empty()     ? a.traceOut
                       : !a.witnessDir.empty() ? a.witnessDir + "/trace.rptrace"
@@ -154,13 +180,37 @@ std::variant<std::string, int> record(const RunArgs &a, const std::string &work,
   spec.options = {"trace=" + trace, "replay="};
   spec.stdoutToStderr = true; // stdout is the report's
   spec.keepAslr = a.keepAslr;
+  if (a.recordTimeout) {
+    // The recorder stops itself (docs/recording.md); the kill is for a
+    // program that has no recorder.
+    spec.options.push_back("max_seconds=" + std::to_string(a.recordTimeout));
+    spec.timeoutSeconds = a.recordTimeout + 30.0;
+  }
+  spec.interrupt = &gInterrupt;
+  struct sigaction sa = {}, oldInt = {}, oldTerm = {};
+  sa.sa_handler = onInterrupt;
+  sigaction(SIGINT, &sa, &oldInt);
+  sigaction(SIGTERM, &sa, &oldTerm);
   auto rec = replay::runProgram(spec);
+  if (!gInterrupt.load()) { // else the handler has set the defaults
+    sigaction(SIGINT, &oldInt, nullptr);
+    sigaction(SIGTERM, &oldTerm, nullptr);
+  }
   if (!rec) {
     std::cerr << "racepredict: " << rec.error().message << "\n";
     return kExitInput;
   }
   bool haveTrace = fs::exists(trace);
-  if (!rec->exited) {
+  // Ctrl-C reaches the program too, which may end before we forward it.
+  bool interrupted = rec->interrupted || gInterrupt.load() != 0;
+  if (interrupted || rec->timedOut)
+    std::cerr << "racepredict run: "
+              << (rec->timedOut ? "the program did not end at "
+                                  "--record-timeout; killed it"
+                                : "interrupted: the recording was ended")
+              << "; analysing what was recorded"
+              << (interrupted ? " (interrupt again to abort)" : "") << "\n";
+  if (!rec->exited && !interrupted && !rec->timedOut) {
     std::cerr << "racepredict: the program was killed by signal " << rec->signal
               << " (" << strsignal(rec->signal)
               << ") while recording; nothing was analysed or replayed. "
@@ -174,10 +224,11 @@ std::variant<std::string, int> record(const RunArgs &a, const std::string &work,
               << rec->exitCode << "); was it built with racepredict-cc?\n";
     return kExitInput;
   }
-  if (rec->exitCode != 0)
-    std::cerr << "racepredict run: note: the program exited with status "
-              << rec->exitCode << "\n";
-  return trace;
+  Recorded r;
+  r.trace = trace;
+  r.exitCode = rec->exited ? rec->exitCode : 0;
+  r.cut = !rec->exited && rec->signal == SIGKILL;
+  return r;
 }
 
 int runRun(RunArgs a) {
@@ -205,13 +256,19 @@ int runRun(RunArgs a) {
                       std::filesystem::exists(*work + "/trace.rptrace")));
     return *rc;
   }
-  a.analysis.trace = std::get<std::string>(rec);
+  const Recorded &recorded = std::get<Recorded>(rec);
+  a.analysis.trace = recorded.trace;
+  a.analysis.allowTruncated |= recorded.cut;
   auto res = runAnalysis(a.analysis);
   if (!res) {
     std::cerr << "racepredict: " << res.error().message << "\n";
     return kExitInput;
   }
   const trace::Trace &t = *res->trace;
+  // A recording the recorder stopped says why in the report instead.
+  if (recorded.exitCode != 0 && !t.stop)
+    std::cerr << "racepredict run: note: the program exited with status "
+              << recorded.exitCode << "\n";
   const analysis::TraceIndex &idx = *res->index;
   std::vector<std::string> files;
   if (!a.witnessDir.empty()) {
@@ -302,7 +359,7 @@ int runRun(RunArgs a) {
     report::printRunReport(r, *out);
   if (a.format != "text" || out != &std::cout)
     std::cerr << report::runSummary(r) << "\n";
-  if (report::confirmedCount(r))
+  if (report::confirmedCount(r) || report::observedDeadlock(t))
     return kExitFound;
   // Predictions that replay did not confirm, or undecided candidates: never
   // a clean 0 (DESIGN.md, exit status 4).
@@ -343,6 +400,11 @@ void addRunCommand(CLI::App &app, int &exitCode) {
                   "ends as diverged");
   cmd->add_option("--replay-timeout", args->replayTimeout,
                   "Kill a replayed program after this many seconds");
+  cmd->add_option("--record-timeout", args->recordTimeout,
+                  "Stop recording after this many seconds (the program is "
+                  "ended) and analyse what was recorded; replays get the "
+                  "same limit. SIGINT/SIGTERM to `run` also end the "
+                  "recording (a second one aborts)");
   cmd->add_flag("--keep-aslr", args->keepAslr,
                 "Keep address-space randomisation on");
   cmd->add_flag("--keep-work-dir", args->keepWorkDir,

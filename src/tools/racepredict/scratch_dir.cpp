@@ -8,6 +8,7 @@
 #include <csignal>
 #include <fcntl.h>
 #include <filesystem>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,8 +19,9 @@ namespace {
 /// itself, or keeps the directory) or dies (EOF: the pipe's last writer is
 /// gone), then removes the directory in the second case.
 [[noreturn]] void janitor(int readFd, const std::string &dir) {
-  // Ctrl-C and a job's SIGTERM reach the whole process group: the janitor
-  // must outlive its parent to do its work.
+  // Ctrl-C, a job's SIGTERM and `kill -9 -PGID` reach the whole process
+  // group: the janitor must outlive its parent to do its work.
+  setsid();
   for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE})
     std::signal(sig, SIG_IGN);
   // Hold nothing of the parent's open: a caller reading our stdout to EOF
@@ -43,6 +45,45 @@ namespace {
   _exit(0);
 }
 
+constexpr const char *kOwner = "/.owner";
+
+/// Locks `dir`'s owner file for as long as the returned descriptor (or a
+/// copy in a forked process) stays open; -1 if that fails. The lock is
+/// taken on a file of another name, which is then renamed: a sweeper never
+/// sees an `.owner` that is not locked yet.
+int lockOwner(const std::string &dir) {
+  std::string tmp = dir + "/.owner-new";
+  int fd = open(tmp.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return -1;
+  if (flock(fd, LOCK_EX) != 0 ||
+      rename(tmp.c_str(), (dir + kOwner).c_str()) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+/// Removes the racepredict work directories under `tmp` whose owner is
+/// gone (its lock is free): what a janitor that died too left behind.
+void sweepStale(const std::string &tmp) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (fs::directory_iterator it(tmp, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    std::string name = it->path().filename().string();
+    if (name.rfind("racepredict-", 0) != 0 || !it->is_directory(ec))
+      continue;
+    std::string owner = it->path().string() + kOwner;
+    int fd = open(owner.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+      continue; // not ours, or from before the owner files
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+      removeTree(it->path().string());
+    close(fd);
+  }
+}
+
 } // namespace
 
 Expected<std::unique_ptr<ScratchDir>>
@@ -50,6 +91,8 @@ ScratchDir::create(const std::string &prefix) {
   auto dir = makeWorkDir(prefix);
   if (!dir)
     return dir.error();
+  int ownerFd = lockOwner(*dir);
+  sweepStale(std::filesystem::path(*dir).parent_path().string());
   int fds[2];
   pid_t pid = -1;
   if (pipe2(fds, O_CLOEXEC) == 0) {
@@ -65,7 +108,8 @@ ScratchDir::create(const std::string &prefix) {
     fds[1] = -1;
   }
   // Without a janitor (no pipe or no fork) only normal ends clean up.
-  return std::unique_ptr<ScratchDir>(new ScratchDir(*dir, fds[1], pid));
+  return std::unique_ptr<ScratchDir>(
+      new ScratchDir(*dir, ownerFd, fds[1], pid));
 }
 
 ScratchDir::~ScratchDir() {
@@ -82,6 +126,10 @@ ScratchDir::~ScratchDir() {
   }
   if (!keep_)
     removeTree(path_);
+  else // the user's now: no owner file, so no sweeper removes it
+    unlink((path_ + kOwner).c_str());
+  if (ownerFd_ >= 0)
+    close(ownerFd_);
 }
 
 } // namespace racepredict::tool

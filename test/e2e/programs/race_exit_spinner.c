@@ -1,0 +1,53 @@
+/* exit() from one thread while another loops on a lock: a job runner whose
+ * watcher thread polls the job's state under a lock forever (spinning on
+ * pthread_mutex_trylock when it is taken) and peeks at the result without
+ * it, while the job thread finishes, publishes its result without the lock
+ * (the race) and calls exit() itself. This shape used to give a
+ * trace the reader rejected (`two events have seq N`: a thread got the
+ * token as recording stopped and numbered its events from a stale seq);
+ * run_endings.py hammers it, this test checks the finding. */
+#include <pthread.h>
+#include <stdlib.h>
+// expect-race: R P
+
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int state;      // under m
+long result;    // written without m: the race
+long last_seen; // the watcher's own
+
+static void *watcher(void *arg) {
+  (void)arg;
+  for (;;) {
+    while (pthread_mutex_trylock(&m))
+      ;
+    last_seen += state;
+    pthread_mutex_unlock(&m);
+    last_seen += result; // @P
+  }
+  return NULL;
+}
+
+static void *job(void *arg) {
+  (void)arg;
+  pthread_mutex_lock(&m);
+  state = 1;
+  pthread_mutex_unlock(&m);
+  result = 42; // @R
+  pthread_mutex_lock(&m);
+  state = 2;
+  pthread_mutex_unlock(&m);
+  for (long i = 0; i < 2000; ++i) {
+    pthread_mutex_lock(&m);
+    state = 2;
+    pthread_mutex_unlock(&m);
+  }
+  exit(0);
+}
+
+int main(void) {
+  pthread_t w, j;
+  pthread_create(&w, NULL, watcher, NULL);
+  pthread_create(&j, NULL, job, NULL);
+  pthread_join(j, NULL);
+  return 1;
+}
