@@ -8,6 +8,7 @@
  * exception specifications.
  */
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdint.h>
@@ -60,6 +61,10 @@ void *__racepredict_malloc(size_t, uint32_t);
 void *__racepredict_calloc(size_t, size_t, uint32_t);
 void *__racepredict_realloc(void *, size_t, uint32_t);
 void __racepredict_free(void *, uint32_t);
+int __racepredict_posix_memalign(void **, size_t, size_t, uint32_t);
+void *__racepredict_aligned_alloc(size_t, size_t, uint32_t);
+void *__racepredict_memalign(size_t, size_t, uint32_t);
+void *__racepredict_valloc(size_t, uint32_t);
 
 int pthread_create(pthread_t *t, const pthread_attr_t *a, void *(*f)(void *),
                    void *arg) {
@@ -130,3 +135,11 @@ void *malloc(size_t n) { return __racepredict_malloc(n, 0); }
 void *calloc(size_t n, size_t s) { return __racepredict_calloc(n, s, 0); }
 void *realloc(void *p, size_t n) { return __racepredict_realloc(p, n, 0); }
 void free(void *p) { __racepredict_free(p, 0); }
+int posix_memalign(void **p, size_t a, size_t n) {
+  return __racepredict_posix_memalign(p, a, n, 0);
+}
+void *aligned_alloc(size_t a, size_t n) {
+  return __racepredict_aligned_alloc(a, n, 0);
+}
+void *memalign(size_t a, size_t n) { return __racepredict_memalign(a, n, 0); }
+void *valloc(size_t n) { return __racepredict_valloc(n, 0); }

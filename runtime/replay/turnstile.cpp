@@ -134,7 +134,8 @@ void replayGate(ThreadState *ts) {
 void replayCommit(ThreadState *ts, unsigned kind, uint32_t loc,
                   const uint64_t *ops, int n, uint64_t addr, unsigned size) {
   // Allocations are no scheduling points: uninstrumented code (stdio's
-  // buffers, operator new) allocates depending on hidden state.
+  // buffers, operator new) allocates depending on hidden state (a racing
+  // free is committed by replayFree).
   if (kind == RP_ALLOC || kind == RP_FREE)
     return;
   uint32_t ord = ts->ordinal++;
@@ -206,6 +207,28 @@ void replayCommit(ThreadState *ts, unsigned kind, uint32_t loc,
   // address of an access (a violation's verdict compares them).
   gR.stepObj[h] = n > 0 ? ops[0] : addr;
   printStep(h);
+  advance(h);
+}
+
+void replayFree(ThreadState *ts, uint32_t loc, uint64_t addr, uint64_t size) {
+  if (gR.sched.kind != kSchedRace || !isMyTurn(ts))
+    return;
+  uint32_t h = __atomic_load_n(&gR.head, __ATOMIC_ACQUIRE);
+  const SchedStep &st = gR.sched.steps[h];
+  if (st.kind != RP_FREE || !locMatches(st, loc))
+    return; // another free of this thread, before the racing one
+  auto slot = static_cast<uint32_t>(slotOf(ts));
+  RaceAccess freed = {
+      slot, gR.clocks.epoch(slot), static_cast<uint32_t>(size), loc, RP_FREE,
+      addr};
+  gR.stepObj[h] = addr;
+  printStep(h);
+  if (h + 1 == gR.sched.numSteps) {
+    checkRace(freed);
+  } else {
+    gR.first = freed;
+    gR.haveFirst = true;
+  }
   advance(h);
 }
 

@@ -138,7 +138,7 @@ hbRacesReference(const TraceIndex &idx) {
     default:
       break;
     }
-    if (trace::isAccess(ev.kind))
+    if (trace::isAccess(ev.kind) || ev.kind == EventKind::Free)
       accessClock[e] = c;
     endClock[ev.thread] = c;
   }
