@@ -73,7 +73,8 @@ def main():
     trace = exe + ".rptrace"
     if os.path.exists(trace):
         os.remove(trace)
-    if run([a.cc, a.opt, a.src, "-o", exe]).returncode != 0:
+    cflags = Annotations(a.src).cflags
+    if run([a.cc, a.opt, *cflags, a.src, "-o", exe]).returncode != 0:
         return fail("compilation failed")
     env = dict(os.environ, RACEPREDICT_OPTIONS=f"trace={trace}")
     r = run([exe], env=env, timeout=60)

@@ -103,7 +103,8 @@ def fail(msg):
 
 def compile_prog(a, name):
     exe = os.path.join(a.workdir, name)
-    if run([a.cc, a.opt, a.src, "-o", exe]).returncode != 0:
+    cflags = Annotations(a.src).cflags
+    if run([a.cc, a.opt, *cflags, a.src, "-o", exe]).returncode != 0:
         raise SystemExit(fail("compilation failed"))
     return exe
 
