@@ -24,16 +24,17 @@ namespace {
 void recordBlock(unsigned kind, const void *p, uint64_t size, uint32_t loc) {
   if (!p || !__atomic_load_n(&g.initialized, __ATOMIC_ACQUIRE))
     return;
-  ThreadState *ts = enterAttached(kRecAlloc);
-  if (!ts)
-    return;
   // Called from uninstrumented code (delete calling free, new calling
   // malloc, strdup): the call site of the instrumented call into it, which
   // the callee's func_enter would have consumed (stack_hooks.cpp).
   if (!loc)
     loc = __racepredict_callsite;
+  // Replay: a racing free waits for its step (allocations never wait).
   if (RP_UNLIKELY(gReplayOn) && kind == RP_FREE)
-    replayFree(ts, loc, key(p), size);
+    replayFree(tlsState, loc, key(p), size);
+  ThreadState *ts = enterAttached(kRecAlloc);
+  if (!ts)
+    return;
   if (!stopped())
     recordBlockEvent(ts, kind, key(p), size, loc);
   leave(ts);

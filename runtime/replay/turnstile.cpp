@@ -211,13 +211,23 @@ void replayCommit(ThreadState *ts, unsigned kind, uint32_t loc,
 }
 
 void replayFree(ThreadState *ts, uint32_t loc, uint64_t addr, uint64_t size) {
-  if (gR.sched.kind != kSchedRace || !isMyTurn(ts))
+  if (!ts || !ts->replaySlot || gR.sched.kind != kSchedRace)
     return;
-  uint32_t h = __atomic_load_n(&gR.head, __ATOMIC_ACQUIRE);
-  const SchedStep &st = gR.sched.steps[h];
-  if (st.kind != RP_FREE || !locMatches(st, loc))
-    return; // another free of this thread, before the racing one
+  // A free is a step only as one of the racing pair (the last two steps),
+  // at its thread's next ordinal: then, and only then, it waits its turn.
+  uint32_t h = gR.sched.raceFirst;
   auto slot = static_cast<uint32_t>(slotOf(ts));
+  for (; h < gR.sched.numSteps; ++h) {
+    const SchedStep &st = gR.sched.steps[h];
+    if (st.kind == RP_FREE && st.thread == slot && st.ordinal == ts->ordinal &&
+        locMatches(st, loc))
+      break;
+  }
+  if (h >= gR.sched.numSteps)
+    return;
+  replayGate(ts);
+  if (__atomic_load_n(&gR.head, __ATOMIC_ACQUIRE) != h)
+    return; // the replay ended meanwhile
   RaceAccess freed = {
       slot, gR.clocks.epoch(slot), static_cast<uint32_t>(size), loc, RP_FREE,
       addr};
