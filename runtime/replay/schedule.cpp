@@ -12,10 +12,10 @@ namespace racepredict::rt {
 namespace {
 
 const char *const kMnemonics[] = {
-    "begin",   "end",     "fork",    "join",   "acq",       "rel",
-    "racq",    "tryfail", "wait",    "signal", "broadcast", "barrier",
-    "seminit", "post",    "semwait", "rd",     "wr",        "ard",
-    "awr",     "armw",    "br",      "alloc",  "free",      "ev"};
+    "begin",   "end",  "fork",   "join",      "acq",     "rel",     "racq",
+    "tryfail", "wait", "signal", "broadcast", "barrier", "seminit", "post",
+    "semwait", "rd",   "wr",     "ard",       "awr",     "armw",    "br",
+    "alloc",   "free", "ev",     "send",      "recv"};
 constexpr unsigned kNumKinds = sizeof(kMnemonics) / sizeof(kMnemonics[0]);
 
 } // namespace

@@ -32,7 +32,8 @@ void scanClocks(const TraceIndex &idx, OnAccess onAccess) {
   const auto &events = idx.trace().events;
   size_t nt = idx.numThreads();
   std::vector<Clock> thread(nt, Clock(nt, 0));
-  std::unordered_map<SymId, Clock> lockClock, semClock, atomicClock;
+  std::unordered_map<SymId, Clock> lockClock, semClock, atomicClock,
+      channelClock;
   std::unordered_map<EventId, Clock> notifyClock;
   std::vector<Clock> endClock(nt, Clock(nt, 0));
   std::vector<Clock> barrierArrivals(idx.barrierGenerations().size(),
@@ -126,6 +127,15 @@ void scanClocks(const TraceIndex &idx, OnAccess onAccess) {
       break;
     case EventKind::SemWait:
       if (auto it = semClock.find(ev.obj); it != semClock.end())
+        join(c, it->second);
+      break;
+    // As TSan: a send releases into its channel, a receive acquires all
+    // sends before it (the must edges of channel_order.h are fewer).
+    case EventKind::Send:
+      join(channelClock.emplace(ev.obj, Clock(nt, 0)).first->second, c);
+      break;
+    case EventKind::Recv:
+      if (auto it = channelClock.find(ev.obj); it != channelClock.end())
         join(c, it->second);
       break;
     case EventKind::AtomicRead:

@@ -1,8 +1,9 @@
 //===- analysis/memory_objects.cpp - Which allocation an access belongs to ===//
 #include "racepredict/analysis/memory_objects.h"
 
+#include "painted_intervals.h"
+
 #include <algorithm>
-#include <map>
 
 namespace racepredict::analysis {
 
@@ -11,47 +12,6 @@ using trace::EventKind;
 using trace::NameSpace;
 
 namespace {
-
-/// The live allocations: start -> (end, alloc event), disjoint. A newer
-/// allocation is painted over the older ones it overlaps (what is left of
-/// them keeps its allocation: an munmap of part of a mapping and a new
-/// mapping there leave the rest of the old one).
-class LiveBlocks {
-public:
-  void paint(uint64_t lo, uint64_t hi, EventId alloc) {
-    auto it = blocks_.lower_bound(lo);
-    if (it != blocks_.begin()) {
-      auto p = std::prev(it);
-      if (p->second.first > lo) {
-        auto [end, owner] = p->second;
-        p->second.first = lo;
-        if (end > hi)
-          blocks_.emplace(hi, std::make_pair(end, owner));
-      }
-    }
-    while (it != blocks_.end() && it->first < hi) {
-      if (it->second.first > hi) {
-        auto rest = it->second;
-        blocks_.erase(it);
-        blocks_.emplace(hi, rest);
-        break;
-      }
-      it = blocks_.erase(it);
-    }
-    blocks_.emplace(lo, std::make_pair(hi, alloc));
-  }
-  /// The allocation covering `a`, or kNone.
-  EventId at(uint64_t a) const {
-    auto it = blocks_.upper_bound(a);
-    if (it == blocks_.begin())
-      return kNone;
-    --it;
-    return a < it->second.first ? it->second.second : kNone;
-  }
-
-private:
-  std::map<uint64_t, std::pair<uint64_t, EventId>> blocks_;
-};
 
 /// A CSR from (key, item) pairs whose items are in order per key already.
 void buildCsr(Csr &out, size_t keys,
@@ -94,7 +54,10 @@ MemoryObjects::MemoryObjects(const trace::Trace &t) : t_(t) {
     }
   std::sort(byAddr.begin(), byAddr.end());
 
-  LiveBlocks live;
+  // The live allocations: a newer one is painted over those it overlaps
+  // (an munmap of part of a mapping and a new mapping there leave the rest
+  // of the old one).
+  PaintedIntervals live;
   std::vector<EventId> ownAlloc(nLoc, kNone); // locations without address
   std::vector<EventId> last(nLoc, kNone);
   std::vector<std::pair<uint32_t, uint32_t>> touched; // (location, alloc)

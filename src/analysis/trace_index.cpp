@@ -1,6 +1,7 @@
 //===- analysis/trace_index.cpp - Derived trace structure -----------------===//
 #include "racepredict/analysis/trace_index.h"
 
+#include "racepredict/analysis/channel_order.h"
 #include "racepredict/analysis/memory_objects.h"
 #include "racepredict/support/error.h"
 
@@ -43,7 +44,8 @@ bool isSemEvent(EventKind k) {
 } // namespace
 
 TraceIndex::TraceIndex(const trace::Trace &t)
-    : t_(t), objects_(std::make_unique<MemoryObjects>(t)) {
+    : t_(t), objects_(std::make_unique<MemoryObjects>(t)),
+      channels_(std::make_unique<ChannelOrder>(t)) {
   const auto &events = t.events;
   size_t n = events.size(), nt = t.numThreads();
   size_t nLoc = t.table(NameSpace::Location).size();
@@ -374,6 +376,10 @@ EventSpan TraceIndex::writesOf(SymId loc, ThreadId th) const {
 int64_t TraceIndex::readValue(EventId r) const {
   const Event &e = t_.events[r];
   return e.kind == EventKind::AtomicRmw ? t_.rmwReadValue(e) : e.value;
+}
+
+EventSpan TraceIndex::channelPredecessors(EventId e) const {
+  return channels_->predecessors(e);
 }
 
 uint32_t TraceIndex::allocGeneration(EventId e) const {

@@ -28,6 +28,10 @@ json eventJson(const trace::Trace &t, trace::EventId e) {
   } else if (ev.kind == trace::EventKind::Free) {
     j["block"] = t.objName(ev);
     j["block_size"] = ev.aux;
+  } else if (trace::isChannelEvent(ev.kind)) {
+    j["channel"] = t.objName(ev);
+    j["offset"] = ev.value;
+    j["bytes"] = ev.aux;
   }
   if (ev.kind == trace::EventKind::Custom) {
     j["name"] = t.objName(ev);

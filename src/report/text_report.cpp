@@ -18,6 +18,8 @@ std::string describeEvent(const trace::Trace &t, trace::EventId e) {
     s += " " + obj;
   if (trace::isAccess(ev.kind))
     s += " " + std::to_string(ev.value);
+  if (trace::isChannelEvent(ev.kind))
+    s += " " + std::to_string(ev.value) + " " + std::to_string(ev.aux);
   if (ev.kind == EventKind::Wait)
     s += " " + t.table(trace::NameSpace::Lock).name(ev.aux);
   if (ev.kind == EventKind::Custom)

@@ -145,6 +145,9 @@ NameSpace objNameSpace(EventKind k, bool *hasObj) {
     return NameSpace::Location;
   case EventKind::Custom:
     return NameSpace::Custom;
+  case EventKind::Send:
+  case EventKind::Recv:
+    return NameSpace::Channel;
   case EventKind::Begin:
   case EventKind::End:
   case EventKind::Branch:
@@ -156,10 +159,10 @@ NameSpace objNameSpace(EventKind k, bool *hasObj) {
 
 const char *opName(EventKind k) {
   static const char *const kNames[kNumEventKinds] = {
-      "begin",   "end",     "fork",    "join",   "acq",       "rel",
-      "racq",    "tryfail", "wait",    "signal", "broadcast", "barrier",
-      "seminit", "post",    "semwait", "rd",     "wr",        "ard",
-      "awr",     "armw",    "br",      "alloc",  "free",      "ev"};
+      "begin",   "end",  "fork",   "join",      "acq",     "rel",     "racq",
+      "tryfail", "wait", "signal", "broadcast", "barrier", "seminit", "post",
+      "semwait", "rd",   "wr",     "ard",       "awr",     "armw",    "br",
+      "alloc",   "free", "ev",     "send",      "recv"};
   return kNames[static_cast<int>(k)];
 }
 

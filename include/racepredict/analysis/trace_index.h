@@ -68,6 +68,7 @@ struct Csr {
   }
 };
 
+class ChannelOrder;
 class MemoryObjects;
 
 class TraceIndex {
@@ -141,6 +142,9 @@ public:
   uint32_t allocGeneration(EventId e) const;
   /// Which allocation each access belongs to and what each free ends.
   const MemoryObjects &objects() const { return *objects_; }
+  /// The events of other threads a send or receive must follow (its
+  /// channel's must-happen-before edges, channel_order.h).
+  EventSpan channelPredecessors(EventId e) const;
 
 private:
   const trace::Trace &t_;
@@ -150,6 +154,7 @@ private:
   std::vector<LockSection> sections_;
   Csr byLock_, byThread_, bySem_, writes_, accesses_;
   std::unique_ptr<MemoryObjects> objects_;
+  std::unique_ptr<ChannelOrder> channels_;
   /// Per lock: section indices by (thread, acquire), offsets as byLock_.
   std::vector<uint32_t> byLockThread_;
   /// Per thread section (same order as byThread_): the latest section of

@@ -1,0 +1,67 @@
+//===- analysis/painted_intervals.h - Newest-wins ranges of events --------===//
+//
+// Private to src/analysis. Ranges of some address or offset space, each
+// owned by the event that painted it last: a newer range is painted over
+// the older ones it overlaps, what is left of them keeps its owner. Events
+// are painted in trace order, so the owners only get newer. Used for the
+// live allocations (memory_objects.cpp) and for who last sent or received
+// the bytes of a channel (channel_order.cpp).
+//
+#pragma once
+
+#include "racepredict/analysis/trace_index.h"
+
+#include <algorithm>
+#include <map>
+
+namespace racepredict::analysis {
+
+class PaintedIntervals {
+public:
+  void paint(uint64_t lo, uint64_t hi, EventId owner) {
+    auto it = ranges_.lower_bound(lo);
+    if (it != ranges_.begin()) {
+      auto p = std::prev(it);
+      if (p->second.first > lo) {
+        auto [end, old] = p->second;
+        p->second.first = lo;
+        if (end > hi)
+          ranges_.emplace(hi, std::make_pair(end, old));
+      }
+    }
+    while (it != ranges_.end() && it->first < hi) {
+      if (it->second.first > hi) {
+        auto rest = it->second;
+        ranges_.erase(it);
+        ranges_.emplace(hi, rest);
+        break;
+      }
+      it = ranges_.erase(it);
+    }
+    ranges_.emplace(lo, std::make_pair(hi, owner));
+  }
+  /// The owner of point `a`, or kNone.
+  EventId at(uint64_t a) const {
+    auto it = ranges_.upper_bound(a);
+    if (it == ranges_.begin())
+      return kNone;
+    --it;
+    return a < it->second.first ? it->second.second : kNone;
+  }
+  /// The newest owner of any point of [lo, hi), or kNone.
+  EventId newestIn(uint64_t lo, uint64_t hi) const {
+    EventId best = kNone;
+    auto it = ranges_.upper_bound(lo);
+    if (it != ranges_.begin())
+      --it;
+    for (; it != ranges_.end() && it->first < hi; ++it)
+      if (it->second.first > lo && (best == kNone || it->second.second > best))
+        best = it->second.second;
+    return best;
+  }
+
+private:
+  std::map<uint64_t, std::pair<uint64_t, EventId>> ranges_; ///< lo->(hi, owner)
+};
+
+} // namespace racepredict::analysis
