@@ -19,6 +19,9 @@ namespace racepredict::analysis {
 class PaintedIntervals {
 public:
   void paint(uint64_t lo, uint64_t hi, EventId owner) {
+    for (Recent &r : recent_)
+      if (r.lo < hi && lo < r.hi)
+        r = Recent{};
     auto it = ranges_.lower_bound(lo);
     if (it != ranges_.begin()) {
       auto p = std::prev(it);
@@ -40,13 +43,20 @@ public:
     }
     ranges_.emplace(lo, std::make_pair(hi, owner));
   }
-  /// The owner of point `a`, or kNone.
+  /// The owner of point `a`, or kNone. Consecutive lookups mostly fall in
+  /// the same few ranges (one object's fields): the last ones found are
+  /// kept until a paint overlaps them.
   EventId at(uint64_t a) const {
+    for (const Recent &r : recent_)
+      if (a >= r.lo && a < r.hi)
+        return r.owner;
     auto it = ranges_.upper_bound(a);
-    if (it == ranges_.begin())
+    if (it == ranges_.begin() || a >= std::prev(it)->second.first)
       return kNone;
     --it;
-    return a < it->second.first ? it->second.second : kNone;
+    recent_[next_++ % kRecent] = {it->first, it->second.first,
+                                  it->second.second};
+    return it->second.second;
   }
   /// The newest owner of any point of [lo, hi), or kNone.
   EventId newestIn(uint64_t lo, uint64_t hi) const {
@@ -62,6 +72,13 @@ public:
 
 private:
   std::map<uint64_t, std::pair<uint64_t, EventId>> ranges_; ///< lo->(hi, owner)
+  struct Recent {
+    uint64_t lo = 0, hi = 0;
+    EventId owner = kNone;
+  };
+  static constexpr unsigned kRecent = 4;
+  mutable Recent recent_[kRecent];
+  mutable unsigned next_ = 0;
 };
 
 } // namespace racepredict::analysis
