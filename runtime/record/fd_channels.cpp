@@ -1,5 +1,6 @@
 //===- record/fd_channels.cpp - What a file descriptor reads and writes ---===//
 #include "fd_channels.h"
+#include "trace_names.h"
 
 #include "../common/raw_io.h"
 
@@ -36,24 +37,6 @@ uint64_t mix(uint64_t h, uint64_t v) {
 constexpr uint32_t kChannels = 4096;
 StreamChannel gChannels[kChannels];
 
-/// Writes NAMES { u8 namespace, varint key, varint len, bytes }. A name is
-/// one word of the text format: blanks and '#' (in a file name) become '_'.
-void writeName(uint64_t key, const char *name) {
-  uint8_t buf[1 + 10 + 10 + 256];
-  size_t len = rawStrlen(name);
-  if (len > 256)
-    len = 256;
-  uint8_t *p = buf;
-  *p++ = RP_NS_CHANNEL;
-  p = putVarint(p, key);
-  p = putVarint(p, len);
-  for (size_t i = 0; i < len; ++i) {
-    auto c = static_cast<unsigned char>(name[i]);
-    *p++ = c <= ' ' || c == '#' || c == 0x7f ? '_' : c;
-  }
-  writeBlock(RP_BLOCK_NAMES, buf, static_cast<uint32_t>(p - buf));
-}
-
 /// The slot of `key` (null when the table is full); `fresh` says whether
 /// this call created it (the caller then names the channel).
 StreamChannel *slot(uint64_t key, bool *fresh) {
@@ -82,7 +65,13 @@ template <typename F> void nameChannel(uint64_t key, F name) {
       __atomic_load_n(&g.initialized, __ATOMIC_ACQUIRE)) {
     RawBuf b;
     name(b);
-    writeName(key, b.cstr());
+    // One word of the text format: blanks and '#' (a file's) become '_'.
+    for (size_t i = 0; i < b.len; ++i) {
+      auto c = static_cast<unsigned char>(b.data[i]);
+      if (c <= ' ' || c == '#' || c == 0x7f)
+        b.data[i] = '_';
+    }
+    writeName(RP_NS_CHANNEL, key, b.data, b.len);
   }
 }
 

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "fd_call.h"
+#include "real_c.h"
 
 #include <sys/socket.h>
 #include <sys/types.h>
@@ -14,7 +15,6 @@
 #include <unistd.h>
 
 void __racepredict_before_blocking(void);
-void *__racepredict_real(const char *name);
 
 static uint64_t iovBytes(const struct iovec *iov, int n) {
   uint64_t total = 0;
@@ -28,12 +28,7 @@ static int dontWait(int flags) { return (flags & MSG_DONTWAIT) != 0; }
 #define RP_FD_CALL(ret, name, params, args, direction, bytes, offset,          \
                    dontwait)                                                   \
   ret name params {                                                            \
-    static ret(*real) params;                                                  \
-    ret(*f) params = __atomic_load_n(&real, __ATOMIC_ACQUIRE);                 \
-    if (__builtin_expect(!f, 0)) {                                             \
-      f = (ret(*) params)__racepredict_real(#name);                            \
-      __atomic_store_n(&real, f, __ATOMIC_RELEASE);                            \
-    }                                                                          \
+    RP_REAL_C(f, ret, name, params)                                            \
     struct rp_fd_call c;                                                       \
     int how =                                                                  \
         __racepredict_fd_begin(&c, fd, direction, bytes, offset, dontwait);    \

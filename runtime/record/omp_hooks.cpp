@@ -271,6 +271,42 @@ template <typename F> void enterCritical(void *crit, uint32_t loc, F enter) {
   acquiredLate(postBlock(0), RP_ACQUIRE, crit, loc);
 }
 
+/// omp_set_lock and the nest form: tried with the test form first (it
+/// returns the new nesting, 0 when the lock is taken), lock_protocol.h.
+template <typename Set, typename Test>
+void setLock(void *l, Set set, Test test, uint32_t loc) {
+  acquire(
+      l, [test](void *x) { return test(x) > 0 ? 0 : EBUSY; },
+      [set](void *x) {
+        set(x);
+        return 0;
+      },
+      RP_ACQUIRE, true, loc);
+}
+
+/// omp_test_lock and the nest form: what the real call returned.
+template <typename Test> int testLock(void *l, Test test, uint32_t loc) {
+  int r = 0;
+  tryAcquire(
+      l,
+      [&](void *x) {
+        r = test(x);
+        return r > 0 ? 0 : EBUSY;
+      },
+      RP_ACQUIRE, loc);
+  return r;
+}
+
+template <typename Unset> void unsetLock(void *l, Unset unset, uint32_t loc) {
+  callRecorded(
+      l,
+      [unset](void *x) {
+        unset(x);
+        return 0;
+      },
+      RP_RELEASE, loc);
+}
+
 /// The key of the lock that orders `ordered` regions of this thread's team.
 void *orderedLock() {
   Team *t = currentTeam();
@@ -375,66 +411,31 @@ void __racepredict___kmpc_end_ordered(void *ident, int32_t gtid, uint32_t loc) {
 }
 
 // --- omp_lock_t, omp_nest_lock_t --------------------------------------------
+// A nest lock is a recursive lock: every nested set and unset is an acquire
+// and a release of it (the model lets a holder re-acquire).
 
 void __racepredict_omp_set_lock(void *l, uint32_t loc) {
-  acquire(
-      l, [](void *x) { return real_omp_test_lock()(x) ? 0 : EBUSY; },
-      [](void *x) {
-        real_omp_set_lock()(x);
-        return 0;
-      },
-      RP_ACQUIRE, true, loc);
+  setLock(l, real_omp_set_lock(), real_omp_test_lock(), loc);
+}
+
+void __racepredict_omp_set_nest_lock(void *l, uint32_t loc) {
+  setLock(l, real_omp_set_nest_lock(), real_omp_test_nest_lock(), loc);
 }
 
 int __racepredict_omp_test_lock(void *l, uint32_t loc) {
-  return tryAcquire(
-             l, [](void *x) { return real_omp_test_lock()(x) ? 0 : EBUSY; },
-             RP_ACQUIRE, loc) == 0;
-}
-
-void __racepredict_omp_unset_lock(void *l, uint32_t loc) {
-  callRecorded(
-      l,
-      [](void *x) {
-        real_omp_unset_lock()(x);
-        return 0;
-      },
-      RP_RELEASE, loc);
-}
-
-// A nest lock is a recursive lock: every nested set and unset is an
-// acquire and a release of it (the model lets a holder re-acquire).
-void __racepredict_omp_set_nest_lock(void *l, uint32_t loc) {
-  acquire(
-      l, [](void *x) { return real_omp_test_nest_lock()(x) > 0 ? 0 : EBUSY; },
-      [](void *x) {
-        real_omp_set_nest_lock()(x);
-        return 0;
-      },
-      RP_ACQUIRE, true, loc);
+  return testLock(l, real_omp_test_lock(), loc);
 }
 
 int __racepredict_omp_test_nest_lock(void *l, uint32_t loc) {
-  // The nesting count it returns is lost: the hooks ask the lock again.
-  int depth = 0;
-  tryAcquire(
-      l,
-      [&depth](void *x) {
-        depth = real_omp_test_nest_lock()(x);
-        return depth > 0 ? 0 : EBUSY;
-      },
-      RP_ACQUIRE, loc);
-  return depth;
+  return testLock(l, real_omp_test_nest_lock(), loc); // the new nesting
+}
+
+void __racepredict_omp_unset_lock(void *l, uint32_t loc) {
+  unsetLock(l, real_omp_unset_lock(), loc);
 }
 
 void __racepredict_omp_unset_nest_lock(void *l, uint32_t loc) {
-  callRecorded(
-      l,
-      [](void *x) {
-        real_omp_unset_nest_lock()(x);
-        return 0;
-      },
-      RP_RELEASE, loc);
+  unsetLock(l, real_omp_unset_nest_lock(), loc);
 }
 
 } // extern "C"
