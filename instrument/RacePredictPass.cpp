@@ -45,6 +45,7 @@ namespace {
 
 const char *const kIntercepts[] = {
 #define INTERCEPT(name) #name,
+#define REWRITE(name) #name,
 #include "racepredict/abi/hooks.def"
 };
 

@@ -7,6 +7,8 @@
  * specifications the definitions would have to repeat.
  */
 #define _GNU_SOURCE
+#include "real_c.h"
+
 #include <dlfcn.h>
 #include <poll.h>
 #include <sched.h>
@@ -23,16 +25,10 @@
 #include <unistd.h>
 
 void __racepredict_before_blocking(void);
-void *__racepredict_real(const char *name);
 
 #define RP_BLOCKING(ret, name, params, args)                                   \
   ret name params {                                                            \
-    static ret(*real) params;                                                  \
-    ret(*f) params = __atomic_load_n(&real, __ATOMIC_ACQUIRE);                 \
-    if (__builtin_expect(!f, 0)) {                                             \
-      f = (ret(*) params)__racepredict_real(#name);                            \
-      __atomic_store_n(&real, f, __ATOMIC_RELEASE);                            \
-    }                                                                          \
+    RP_REAL_C(f, ret, name, params)                                            \
     __racepredict_before_blocking();                                           \
     return f args;                                                             \
   }
@@ -44,12 +40,7 @@ void *__racepredict_real(const char *name);
 /* syscall(2) takes at most six arguments, all passed as longs in registers
  * on x86-64: forwarding six is exact whatever the call. */
 long syscall(long number, ...) {
-  static long (*real)(long, ...);
-  long (*f)(long, ...) = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
-  if (__builtin_expect(!f, 0)) {
-    f = (long (*)(long, ...))__racepredict_real("syscall");
-    __atomic_store_n(&real, f, __ATOMIC_RELEASE);
-  }
+  RP_REAL_C(f, long, syscall, (long, ...))
   va_list ap;
   va_start(ap, number);
   long a[6];

@@ -8,6 +8,7 @@
 // from a reserved range and a NAMES entry, so the trace carries the text.
 //
 #include "state.h"
+#include "trace_names.h"
 
 #include "../common/raw_io.h"
 
@@ -32,20 +33,9 @@ uint64_t symbolKey(__racepredict_symbol *s) {
   k = s->key;
   if (!k) {
     k = kSymbolTag | ++gSymbols;
-    // NAMES { u8 namespace, varint key, varint len, bytes }, written before
-    // any event that uses the key can be flushed.
-    uint8_t buf[1 + 10 + 10 + 256];
+    // Written before any event that uses the key can be flushed.
     const char *name = s->name ? s->name : "";
-    size_t len = rawStrlen(name);
-    if (len > 256)
-      len = 256;
-    uint8_t *p = buf;
-    *p++ = RP_NS_CUSTOM;
-    p = putVarint(p, k);
-    p = putVarint(p, len);
-    memcpy(p, name, len);
-    p += len;
-    writeBlock(RP_BLOCK_NAMES, buf, static_cast<uint32_t>(p - buf));
+    writeName(RP_NS_CUSTOM, k, name, rawStrlen(name));
     __atomic_store_n(&s->key, k, __ATOMIC_RELEASE);
   }
   spinUnlock(&gSymbolLock);

@@ -12,6 +12,7 @@
  * exception specifications.
  */
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdint.h>
@@ -64,6 +65,23 @@ void *__racepredict_malloc(size_t, uint32_t);
 void *__racepredict_calloc(size_t, size_t, uint32_t);
 void *__racepredict_realloc(void *, size_t, uint32_t);
 void __racepredict_free(void *, uint32_t);
+int __racepredict_posix_memalign(void **, size_t, size_t, uint32_t);
+void *__racepredict_aligned_alloc(size_t, size_t, uint32_t);
+void *__racepredict_memalign(size_t, size_t, uint32_t);
+void *__racepredict_valloc(size_t, uint32_t);
+
+/* libomp synchronises its own threads with these (the mutexes and condition
+ * variables its workers sleep on, whether they do depending on timing):
+ * such calls reach libc unrecorded; the OpenMP constructs themselves are
+ * recorded (omp_hooks.cpp). */
+int __racepredict_from_openmp(const void *ra);
+#define RP_UNRECORDED_FROM_OPENMP(name, type, args)                            \
+  do {                                                                         \
+    if (__racepredict_from_openmp(__builtin_return_address(0))) {              \
+      void *__racepredict_real_##name(void);                                   \
+      return ((type)__racepredict_real_##name())args;                          \
+    }                                                                          \
+  } while (0)
 
 extern __thread uint32_t __racepredict_callsite
     __attribute__((tls_model("initial-exec")));
@@ -82,11 +100,16 @@ int pthread_detach(pthread_t t) {
 }
 void pthread_exit(void *r) { __racepredict_pthread_exit(r, RP_SITE); }
 int pthread_once(pthread_once_t *o, void (*f)(void)) {
+  RP_UNRECORDED_FROM_OPENMP(pthread_once,
+                            int (*)(pthread_once_t *, void (*)(void)), (o, f));
   return __racepredict_pthread_once(o, f, RP_SITE);
 }
 
 #define RP_ONE(name, T)                                                        \
-  int name(T *x) { return __racepredict_##name(x, RP_SITE); }
+  int name(T *x) {                                                             \
+    RP_UNRECORDED_FROM_OPENMP(name, int (*)(T *), (x));                        \
+    return __racepredict_##name(x, RP_SITE);                                   \
+  }
 RP_ONE(pthread_mutex_lock, pthread_mutex_t)
 RP_ONE(pthread_mutex_trylock, pthread_mutex_t)
 RP_ONE(pthread_mutex_unlock, pthread_mutex_t)
@@ -108,36 +131,71 @@ RP_ONE(sem_trywait, sem_t)
 #undef RP_ONE
 
 int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t) {
+  RP_UNRECORDED_FROM_OPENMP(pthread_mutex_timedlock,
+                            int (*)(pthread_mutex_t *, const struct timespec *),
+                            (m, t));
   return __racepredict_pthread_mutex_timedlock(m, t, RP_SITE);
 }
 int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *t) {
+  RP_UNRECORDED_FROM_OPENMP(
+      pthread_rwlock_timedrdlock,
+      int (*)(pthread_rwlock_t *, const struct timespec *), (l, t));
   return __racepredict_pthread_rwlock_timedrdlock(l, t, RP_SITE);
 }
 int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *t) {
+  RP_UNRECORDED_FROM_OPENMP(
+      pthread_rwlock_timedwrlock,
+      int (*)(pthread_rwlock_t *, const struct timespec *), (l, t));
   return __racepredict_pthread_rwlock_timedwrlock(l, t, RP_SITE);
 }
 int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
+  RP_UNRECORDED_FROM_OPENMP(
+      pthread_cond_wait, int (*)(pthread_cond_t *, pthread_mutex_t *), (c, m));
   return __racepredict_pthread_cond_wait(c, m, RP_SITE);
 }
 int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
                            const struct timespec *t) {
+  RP_UNRECORDED_FROM_OPENMP(
+      pthread_cond_timedwait,
+      int (*)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *),
+      (c, m, t));
   return __racepredict_pthread_cond_timedwait(c, m, t, RP_SITE);
 }
 int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t k,
                            const struct timespec *t) {
+  RP_UNRECORDED_FROM_OPENMP(pthread_cond_clockwait,
+                            int (*)(pthread_cond_t *, pthread_mutex_t *,
+                                    clockid_t, const struct timespec *),
+                            (c, m, k, t));
   return __racepredict_pthread_cond_clockwait(c, m, k, t, RP_SITE);
 }
 int pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *a,
                          unsigned n) {
+  RP_UNRECORDED_FROM_OPENMP(
+      pthread_barrier_init,
+      int (*)(pthread_barrier_t *, const pthread_barrierattr_t *, unsigned),
+      (b, a, n));
   return __racepredict_pthread_barrier_init(b, a, n, RP_SITE);
 }
 int sem_init(sem_t *s, int p, unsigned v) {
+  RP_UNRECORDED_FROM_OPENMP(sem_init, int (*)(sem_t *, int, unsigned),
+                            (s, p, v));
   return __racepredict_sem_init(s, p, v, RP_SITE);
 }
 int sem_timedwait(sem_t *s, const struct timespec *t) {
+  RP_UNRECORDED_FROM_OPENMP(sem_timedwait,
+                            int (*)(sem_t *, const struct timespec *), (s, t));
   return __racepredict_sem_timedwait(s, t, RP_SITE);
 }
 void *malloc(size_t n) { return __racepredict_malloc(n, 0); }
 void *calloc(size_t n, size_t s) { return __racepredict_calloc(n, s, 0); }
 void *realloc(void *p, size_t n) { return __racepredict_realloc(p, n, 0); }
 void free(void *p) { __racepredict_free(p, 0); }
+int posix_memalign(void **p, size_t a, size_t n) {
+  return __racepredict_posix_memalign(p, a, n, 0);
+}
+void *aligned_alloc(size_t a, size_t n) {
+  return __racepredict_aligned_alloc(a, n, 0);
+}
+void *memalign(size_t a, size_t n) { return __racepredict_memalign(a, n, 0); }
+void *valloc(size_t n) { return __racepredict_valloc(n, 0); }

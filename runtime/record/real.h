@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <time.h>
 
 extern "C" {

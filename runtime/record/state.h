@@ -261,8 +261,10 @@ inline ThreadState *enterAs(ThreadState *ts, uint32_t category) {
     return nullptr;
   ts->inHook = kInHook;
   // Replay: wait for this event's turn without the token (replay mode
-  // holds it only inside hooks, see leave()).
-  if (RP_UNLIKELY(gReplayOn))
+  // holds it only inside hooks, see leave()). Allocations are no steps and
+  // never wait: uninstrumented code allocates before it lets another
+  // thread reach its next step (libomp, before it releases its workers).
+  if (RP_UNLIKELY(gReplayOn) && category != kRecAlloc)
     replayGate(ts);
   // Dekker with a stealer (tokenSteal): inHook is raised before the holder
   // is read. The stealer's membarrier makes that store visible to it; the

@@ -148,6 +148,10 @@ void onceTrampoline() {
   pthread_once_t *ctl = tlsOnceCtl;
   uint32_t loc = tlsOnceLoc;
   bool *ran = tlsOnceRan;
+  // Replay: the hook marked this thread blocked before the real call, but
+  // the thread that runs the routine does not wait; its events take turns.
+  if (RP_UNLIKELY(gReplayOn))
+    replayAfterBlocking();
   fn();
   uint64_t ops[1] = {key(ctl)};
   recordSync(RP_SEMPOST, loc, ops, 1);

@@ -92,6 +92,7 @@ void applyEvent(VectorClocks &vc, uint32_t t, unsigned kind,
   case RP_ACQUIRE:
   case RP_RACQUIRE:
   case RP_SEMWAIT:
+  case RP_RECV:    // the sends of its channel (as TSan)
   case RP_BARRIER: // departure: everything that arrived before
     vc.acquire(t, obj);
     break;
@@ -105,6 +106,7 @@ void applyEvent(VectorClocks &vc, uint32_t t, unsigned kind,
   case RP_BROADCAST:
   case RP_SEMPOST:
   case RP_SEMINIT:
+  case RP_SEND:
     vc.release(t, obj);
     break;
   case RP_ATOMIC_READ:

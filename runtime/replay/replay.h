@@ -47,6 +47,12 @@ void replayGate(ThreadState *ts);
 void replayCommit(ThreadState *ts, unsigned kind, uint32_t loc,
                   const uint64_t *ops, int n, uint64_t addr, unsigned size);
 
+/// A free about to be recorded: a step only if it is one of the racing pair
+/// of a race schedule (a use-after-free), matched by its location at the
+/// thread's next ordinal, which it does not take: it waits for its turn and
+/// commits; any other free is none (allocations do not wait).
+void replayFree(ThreadState *ts, uint32_t loc, uint64_t addr, uint64_t size);
+
 /// A custom event (docs/properties.md) being recorded: commits it like
 /// any event and, if it is the head step of a violation schedule, keeps
 /// its name and arguments for the verdict (`raw` as passed: a symbol

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace racepredict::rt {
@@ -36,7 +37,8 @@ char *readFile(const char *path, size_t *len) {
   auto *buf = static_cast<char *>(rawAlloc(n + 1));
   size_t got = 0;
   while (got < n) {
-    ssize_t r = read(fd, buf + got, n - got);
+    // Raw: the interposed read(2) records (record/fd_hooks.cpp).
+    long r = syscall(SYS_read, fd, buf + got, n - got);
     if (r <= 0)
       badSchedule(path, 0, "cannot read it");
     got += static_cast<size_t>(r);

@@ -12,10 +12,10 @@ namespace racepredict::rt {
 namespace {
 
 const char *const kMnemonics[] = {
-    "begin",   "end",     "fork",    "join",   "acq",       "rel",
-    "racq",    "tryfail", "wait",    "signal", "broadcast", "barrier",
-    "seminit", "post",    "semwait", "rd",     "wr",        "ard",
-    "awr",     "armw",    "br",      "alloc",  "free",      "ev"};
+    "begin",   "end",  "fork",   "join",      "acq",     "rel",     "racq",
+    "tryfail", "wait", "signal", "broadcast", "barrier", "seminit", "post",
+    "semwait", "rd",   "wr",     "ard",       "awr",     "armw",    "br",
+    "alloc",   "free", "ev",     "send",      "recv"};
 constexpr unsigned kNumKinds = sizeof(kMnemonics) / sizeof(kMnemonics[0]);
 
 } // namespace
@@ -95,8 +95,10 @@ bool Parser::stepLine(Schedule *s, uint32_t i) {
     return fail("step of an undeclared thread");
   if (half > 1 || (half && st.kind != RP_WAIT && st.kind != RP_BARRIER))
     return fail("only wait and barrier steps have a first half");
-  if (st.kind == RP_ALLOC || st.kind == RP_FREE)
-    return fail("alloc and free events are not scheduling points");
+  if (st.kind == RP_ALLOC)
+    return fail("alloc events are not scheduling points");
+  if (st.kind == RP_FREE && s->kind != kSchedRace)
+    return fail("a free is a step only as one of a race's racing pair");
   if (flags > kStepNoNotify)
     return fail("unknown step flags");
   st.half = static_cast<uint8_t>(half);
@@ -131,6 +133,15 @@ bool Parser::checkSteps(Schedule *s) {
     SchedStep &st = s->steps[i];
     SchedThread &t = s->threads[st.thread];
     bool halfPending = t.stepOrdinals > t.fullOrdinals;
+    if (st.kind == RP_FREE) {
+      // Frees take no ordinal: one comes before the thread's next event.
+      if (halfPending || st.ordinal != t.fullOrdinals) {
+        c_.line = 0;
+        return fail("the steps of a thread must follow its events in program "
+                    "order");
+      }
+      continue;
+    }
     bool ok = st.half ? (!halfPending && st.ordinal == t.fullOrdinals)
                       : (st.ordinal == t.fullOrdinals &&
                          (!halfPending || st.ordinal + 1 == t.stepOrdinals));
@@ -195,9 +206,12 @@ bool Parser::run(Schedule *s) {
     const uint32_t racing[2] = {s->raceFirst, s->raceSecond};
     for (uint32_t k : racing) {
       unsigned kd = s->steps[k].kind;
-      if (kd < RP_READ || kd > RP_ATOMIC_RMW)
-        return fail("a racing step must be a memory access");
+      if ((kd < RP_READ || kd > RP_ATOMIC_RMW) && kd != RP_FREE)
+        return fail("a racing step must be a memory access or a free");
     }
+    for (uint32_t k = 0; k < s->raceFirst; ++k)
+      if (s->steps[k].kind == RP_FREE)
+        return fail("a free is a step only as one of a race's racing pair");
     if (s->steps[s->raceFirst].thread == s->steps[s->raceSecond].thread)
       return fail("the racing steps must be of different threads");
     if (s->numBlocks) {

@@ -138,7 +138,8 @@ void replayGate(ThreadState *ts) {
 void replayCommit(ThreadState *ts, unsigned kind, uint32_t loc,
                   const uint64_t *ops, int n, uint64_t addr, unsigned size) {
   // Allocations are no scheduling points: uninstrumented code (stdio's
-  // buffers, operator new) allocates depending on hidden state.
+  // buffers, operator new) allocates depending on hidden state (a racing
+  // free is committed by replayFree).
   if (kind == RP_ALLOC || kind == RP_FREE)
     return;
   uint32_t ord = ts->ordinal++;
@@ -210,6 +211,38 @@ void replayCommit(ThreadState *ts, unsigned kind, uint32_t loc,
   // address of an access (a violation's verdict compares them).
   gR.stepObj[h] = n > 0 ? ops[0] : addr;
   printStep(h);
+  advance(h);
+}
+
+void replayFree(ThreadState *ts, uint32_t loc, uint64_t addr, uint64_t size) {
+  if (!ts || !ts->replaySlot || gR.sched.kind != kSchedRace)
+    return;
+  // A free is a step only as one of the racing pair (the last two steps),
+  // at its thread's next ordinal: then, and only then, it waits its turn.
+  uint32_t h = gR.sched.raceFirst;
+  auto slot = static_cast<uint32_t>(slotOf(ts));
+  for (; h < gR.sched.numSteps; ++h) {
+    const SchedStep &st = gR.sched.steps[h];
+    if (st.kind == RP_FREE && st.thread == slot && st.ordinal == ts->ordinal &&
+        locMatches(st, loc))
+      break;
+  }
+  if (h >= gR.sched.numSteps)
+    return;
+  replayGate(ts);
+  if (__atomic_load_n(&gR.head, __ATOMIC_ACQUIRE) != h)
+    return; // the replay ended meanwhile
+  RaceAccess freed = {
+      slot, gR.clocks.epoch(slot), static_cast<uint32_t>(size), loc, RP_FREE,
+      addr};
+  gR.stepObj[h] = addr;
+  printStep(h);
+  if (h + 1 == gR.sched.numSteps) {
+    checkRace(freed);
+  } else {
+    gR.first = freed;
+    gR.haveFirst = true;
+  }
   advance(h);
 }
 

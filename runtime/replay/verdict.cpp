@@ -120,7 +120,9 @@ void writeObservations(int fd) {
 }
 
 bool writesMemory(unsigned k) {
-  return k == RP_WRITE || k == RP_ATOMIC_WRITE || k == RP_ATOMIC_RMW;
+  // A free writes the whole block it ends (a use-after-free).
+  return k == RP_WRITE || k == RP_ATOMIC_WRITE || k == RP_ATOMIC_RMW ||
+         k == RP_FREE;
 }
 bool atomicAccess(unsigned k) {
   return k == RP_ATOMIC_READ || k == RP_ATOMIC_WRITE || k == RP_ATOMIC_RMW;

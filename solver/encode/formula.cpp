@@ -8,9 +8,9 @@
 namespace racepredict::solver {
 
 const char *labelName(Label l) {
-  static const char *const kNames[] = {"po",      "fork", "join", "notify",
-                                       "barrier", "lock", "sem",  "cf",
-                                       "rf",      "race"};
+  static const char *const kNames[] = {"po",      "fork", "join",   "notify",
+                                       "barrier", "lock", "sem",    "cf",
+                                       "rf",      "race", "channel"};
   return kNames[static_cast<int>(l)];
 }
 

@@ -52,7 +52,8 @@ void MaximalEncoding::encodeProgramOrder() {
   }
 }
 
-// Φ_mhb across threads: fork/join, notify → wait, barrier generations.
+// Φ_mhb across threads: fork/join, notify → wait, barrier generations,
+// channels.
 void MaximalEncoding::encodeSyncOrder() {
   const auto &events = idx_.trace().events;
   for (ThreadId u = 0; u < idx_.numThreads(); ++u) {
@@ -72,6 +73,9 @@ void MaximalEncoding::encodeSyncOrder() {
     } else if (ev.kind == EventKind::Wait && ev.extra != kNone) {
       add(Label::Notify, pool_.lt(half_[e], ev.extra));
       add(Label::Notify, pool_.lt(ev.extra, e));
+    } else if (trace::isChannelEvent(ev.kind)) {
+      for (EventId p : idx_.channelPredecessors(e))
+        add(Label::Channel, pool_.lt(p, e));
     }
   }
   for (const auto &gen : idx_.barrierGenerations())

@@ -284,6 +284,11 @@ void SliceEncoding::encodeSyncOrder() {
             add(before(events[m].thread, halfUnit(idx_.posInThread(m)), t,
                        eventUnit(p)));
         break;
+      case EventKind::Send:
+      case EventKind::Recv:
+        for (EventId q : idx_.channelPredecessors(e))
+          add(beforeEv(q, e));
+        break;
       default:
         break;
       }

@@ -3,6 +3,8 @@
 
 #include "latest_by_signature.h"
 
+#include "racepredict/analysis/memory_objects.h"
+
 #include <algorithm>
 #include <array>
 #include <map>
@@ -29,6 +31,7 @@ Kind kindOf(EventKind k) {
   case EventKind::Read:
     return PR;
   case EventKind::Write:
+  case EventKind::Free: // writes the object it ends
     return PW;
   case EventKind::AtomicRead:
     return AR;
@@ -186,12 +189,11 @@ GroupedCandidates findCandidateGroups(const TraceIndex &idx,
     std::array<uint64_t, 4> total{};
   };
   std::vector<LocState> locs(t.table(trace::NameSpace::Location).size());
-  for (EventId e2 = 0; e2 < events.size(); ++e2) {
+  // e2 touches location `loc` (an access of it, or a free ending it).
+  auto visit = [&](EventId e2, SymId loc) {
     const Event &ev = events[e2];
-    if (!trace::isAccess(ev.kind))
-      continue;
-    LocState &L = locs[ev.obj];
-    uint32_t g2 = idx.allocGeneration(e2);
+    LocState &L = locs[loc];
+    uint32_t g2 = idx.objects().generation(loc, e2);
     if (g2 != L.gen) { // memory reused: nothing before conflicts
       L = LocState{};
       L.gen = g2;
@@ -233,6 +235,8 @@ GroupedCandidates findCandidateGroups(const TraceIndex &idx,
         EventId e1 = it->latest;
         if (opts.window && e1 / opts.window != e2 / opts.window)
           continue;
+        if (ev.kind == EventKind::Free && events[e1].kind == EventKind::Free)
+          continue; // two frees of one object: no access to race with
         auto key = groupKey(it->sig, s2);
         if (++produced[key] > opts.keepPerGroup)
           continue;
@@ -244,6 +248,14 @@ GroupedCandidates findCandidateGroups(const TraceIndex &idx,
       own = &L.buckets.back();
     }
     own->latest.update(s2, e2);
+  };
+  for (EventId e2 = 0; e2 < events.size(); ++e2) {
+    const Event &ev = events[e2];
+    if (trace::isAccess(ev.kind))
+      visit(e2, ev.obj);
+    else if (ev.kind == EventKind::Free)
+      for (SymId loc : idx.objects().freedBy(e2))
+        visit(e2, loc);
   }
   std::sort(kept.begin(), kept.end(),
             [](const Candidate &a, const Candidate &b) {
@@ -268,17 +280,20 @@ SignatureIndex::SignatureIndex(const TraceIndex &idx) : idx_(idx) {
   const trace::Trace &t = idx.trace();
   size_t nSrc = t.sources.size();
   bySource_.off.assign(nSrc + 1, 0);
+  auto touches = [&](const Event &e) {
+    return (trace::isAccess(e.kind) || e.kind == EventKind::Free) && e.src &&
+           e.src < nSrc;
+  };
   for (const Event &e : t.events)
-    if (trace::isAccess(e.kind) && e.src && e.src < nSrc)
+    if (touches(e))
       ++bySource_.off[e.src + 1];
   for (size_t k = 1; k <= nSrc; ++k)
     bySource_.off[k] += bySource_.off[k - 1];
   bySource_.items.resize(bySource_.off.back());
   std::vector<uint32_t> next(bySource_.off.begin(), bySource_.off.end() - 1);
   for (EventId i = 0; i < t.events.size(); ++i) {
-    const Event &e = t.events[i];
-    if (trace::isAccess(e.kind) && e.src && e.src < nSrc)
-      bySource_.items[next[e.src]++] = i;
+    if (touches(t.events[i]))
+      bySource_.items[next[t.events[i].src]++] = i;
   }
 }
 
@@ -299,12 +314,37 @@ GroupPairs::GroupPairs(const TraceIndex &idx, const MustHappenBefore &mhb,
                std::back_inserter(merged));
     seconds_.swap(merged);
   }
+  // A free touches every location of its object: its pairs, few, are
+  // listed up front rather than scanned lazily.
+  const trace::Trace &t = idx.trace();
+  for (EventId f : seconds_) {
+    if (t.events[f].kind != EventKind::Free)
+      continue;
+    uint64_t want = signatureKey(t, f) == g.sigA ? g.sigB : g.sigA;
+    for (SymId loc : idx.objects().freedBy(f))
+      for (EventId x : idx.accessesTo(loc)) {
+        EventId a = std::min(f, x), b = std::max(f, x);
+        if (signatureKey(t, x) != want || !conflicts(idx, f, x) ||
+            (opts.window && a / opts.window != b / opts.window) ||
+            (opts.filters &&
+             (mhb.orderedEitherWay(a, b) || holdCommonLock(idx, a, b))))
+          continue;
+        freePairs_.push_back({a, b});
+      }
+  }
+  std::sort(freePairs_.begin(), freePairs_.end(),
+            [](const auto &x, const auto &y) {
+              return std::make_pair(x.second, x.first) <
+                     std::make_pair(y.second, y.first);
+            });
 }
 
 bool GroupPairs::next(EventId *first, EventId *second) {
   const trace::Trace &t = idx_.trace();
   for (; i_ < seconds_.size(); ++i_, started_ = false) {
     EventId e2 = seconds_[i_];
+    if (t.events[e2].kind == EventKind::Free)
+      continue; // in freePairs_
     uint64_t s2 = signatureKey(t, e2);
     uint64_t want = s2 == g_.sigA ? g_.sigB : g_.sigA;
     EventSpan acc = idx_.accessesTo(t.events[e2].obj);
@@ -327,7 +367,12 @@ bool GroupPairs::next(EventId *first, EventId *second) {
       return true;
     }
   }
-  return false;
+  if (j_ >= freePairs_.size())
+    return false;
+  *first = freePairs_[j_].first;
+  *second = freePairs_[j_].second;
+  ++j_;
+  return true;
 }
 
 } // namespace racepredict::analysis

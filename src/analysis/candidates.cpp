@@ -1,6 +1,8 @@
 //===- analysis/candidates.cpp - Conflicting pairs and sound filters ------===//
 #include "racepredict/analysis/candidates.h"
 
+#include "racepredict/analysis/memory_objects.h"
+
 #include <algorithm>
 #include <functional>
 #include <map>
@@ -14,6 +16,13 @@ using trace::EventKind;
 bool conflicts(const TraceIndex &idx, EventId a, EventId b) {
   const Event &ea = idx.trace().events[a];
   const Event &eb = idx.trace().events[b];
+  if (ea.kind == EventKind::Free || eb.kind == EventKind::Free) {
+    // A free writes the whole object it ends (memory_objects.h).
+    EventId f = ea.kind == EventKind::Free ? a : b, x = f == a ? b : a;
+    return ea.thread != eb.thread &&
+           trace::isAccess(idx.trace().events[x].kind) &&
+           idx.objects().ends(f, x);
+  }
   return trace::isAccess(ea.kind) && trace::isAccess(eb.kind) &&
          ea.obj == eb.obj && ea.thread != eb.thread &&
          (trace::writesValue(ea.kind) || trace::writesValue(eb.kind)) &&
@@ -57,6 +66,10 @@ void forEachConflictingPair(const TraceIndex &idx,
       for (EventId r : plainReads)
         if (conflicts(idx, w, r))
           fn(std::min(w, r), std::max(w, r));
+    for (EventId f : idx.objects().freesOf(e.obj))
+      for (EventId x : acc)
+        if (conflicts(idx, f, x))
+          fn(std::min(f, x), std::max(f, x));
   }
 }
 

@@ -131,6 +131,11 @@ bool ClosureWitnessFinder::close(Prefix &upto, EventId a, EventId b) const {
         if (auto it = failHolder_.find(e); it != failHolder_.end())
           need.push_back(it->second);
         break;
+      case EventKind::Send:
+      case EventKind::Recv:
+        for (EventId q : idx_.channelPredecessors(e))
+          need.push_back(q);
+        break;
       default:
         break;
       }

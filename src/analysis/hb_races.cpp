@@ -2,6 +2,7 @@
 #include "racepredict/analysis/hb_races.h"
 
 #include "racepredict/analysis/candidate_groups.h"
+#include "racepredict/analysis/memory_objects.h"
 
 #include "latest_by_signature.h"
 
@@ -23,14 +24,16 @@ void join(Clock &into, const Clock &from) {
     into[i] = std::max(into[i], from[i]);
 }
 
-/// Calls onAccess(e, clock) for every access in trace order, with its HB
-/// clock (clock[t]: how many events of thread t happen before or are e).
+/// Calls onAccess(e, clock) for every access and free in trace order, with
+/// its HB clock (clock[t]: how many events of thread t happen before or are
+/// e).
 template <typename OnAccess>
 void scanClocks(const TraceIndex &idx, OnAccess onAccess) {
   const auto &events = idx.trace().events;
   size_t nt = idx.numThreads();
   std::vector<Clock> thread(nt, Clock(nt, 0));
-  std::unordered_map<SymId, Clock> lockClock, semClock, atomicClock;
+  std::unordered_map<SymId, Clock> lockClock, semClock, atomicClock,
+      channelClock;
   std::unordered_map<EventId, Clock> notifyClock;
   std::vector<Clock> endClock(nt, Clock(nt, 0));
   std::vector<Clock> barrierArrivals(idx.barrierGenerations().size(),
@@ -126,6 +129,15 @@ void scanClocks(const TraceIndex &idx, OnAccess onAccess) {
       if (auto it = semClock.find(ev.obj); it != semClock.end())
         join(c, it->second);
       break;
+    // As TSan: a send releases into its channel, a receive acquires all
+    // sends before it (the must edges of channel_order.h are fewer).
+    case EventKind::Send:
+      join(channelClock.emplace(ev.obj, Clock(nt, 0)).first->second, c);
+      break;
+    case EventKind::Recv:
+      if (auto it = channelClock.find(ev.obj); it != channelClock.end())
+        join(c, it->second);
+      break;
     case EventKind::AtomicRead:
       if (auto it = atomicClock.find(ev.obj); it != atomicClock.end())
         join(c, it->second);
@@ -141,21 +153,25 @@ void scanClocks(const TraceIndex &idx, OnAccess onAccess) {
     default:
       break;
     }
-    if (trace::isAccess(ev.kind))
+    if (trace::isAccess(ev.kind) || ev.kind == EventKind::Free)
       onAccess(e, c);
     endClock[ev.thread] = c;
   }
 }
 
 /// Access kinds for the conflict rule: plain read, plain write, atomic
-/// read, atomic write (an rmw writes).
+/// read, atomic write (an rmw writes), free (writes the object it ends).
+constexpr uint8_t kFreeKind = 4;
 uint8_t kindOf(EventKind k) {
   return k == EventKind::Read         ? 0
          : k == EventKind::Write      ? 1
          : k == EventKind::AtomicRead ? 2
+         : k == EventKind::Free       ? kFreeKind
                                       : 3;
 }
 bool kindsConflict(uint8_t x, uint8_t y) {
+  if (x == kFreeKind || y == kFreeKind)
+    return x != y; // a free and any access; two frees touch no memory
   bool writes = x == 1 || x == 3 || y == 1 || y == 3;
   return writes && !(x >= 2 && y >= 2);
 }
@@ -180,10 +196,11 @@ void scanRaces(const TraceIndex &idx, OnRacing onRacing) {
   const auto &events = idx.trace().events;
   std::vector<LocState> locs(
       idx.trace().table(trace::NameSpace::Location).size());
-  scanClocks(idx, [&](EventId e2, const Clock &c) {
+  // e2 touches `loc`: an access of it, or a free ending it.
+  auto visit = [&](EventId e2, SymId loc, const Clock &c) {
     const Event &ev = events[e2];
-    LocState &L = locs[ev.obj];
-    uint32_t gen = idx.allocGeneration(e2);
+    LocState &L = locs[loc];
+    uint32_t gen = idx.objects().generation(loc, e2);
     if (gen != L.gen) { // memory reused: nothing before conflicts
       L.gen = gen;
       L.slots.clear();
@@ -209,6 +226,13 @@ void scanRaces(const TraceIndex &idx, OnRacing onRacing) {
     }
     own->all.push_back(e2);
     own->latest.update(signatureKey(idx.trace(), e2), e2);
+  };
+  scanClocks(idx, [&](EventId e2, const Clock &c) {
+    if (events[e2].kind != EventKind::Free)
+      visit(e2, events[e2].obj, c);
+    else
+      for (SymId loc : idx.objects().freedBy(e2))
+        visit(e2, loc, c);
   });
 }
 

@@ -106,6 +106,11 @@ MustHappenBefore::MustHappenBefore(const TraceIndex &idx)
       if (ev.extra != kNone && ev.extra < e)
         join(c, ev.thread, ev.extra);
       break;
+    case EventKind::Send:
+    case EventKind::Recv:
+      for (EventId p : idx.channelPredecessors(e))
+        join(c, ev.thread, p);
+      break;
     case EventKind::Signal:
     case EventKind::Broadcast:
       // A notify needs every wait it woke to be waiting: their release

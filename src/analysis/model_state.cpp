@@ -154,6 +154,13 @@ std::optional<std::string> ModelState::blocked(const Step &s) const {
     if (semCount(ev.obj) <= 0)
       return t_->objName(ev) + " is zero";
     return std::nullopt;
+  case EventKind::Send:
+  case EventKind::Recv:
+    for (EventId q : idx_->channelPredecessors(s.event))
+      if (!executed(q))
+        return "its channel predecessor, event " + std::to_string(q) +
+               ", has not happened";
+    return std::nullopt;
   case EventKind::Branch:
     return branchBlocked(s.event);
   default:

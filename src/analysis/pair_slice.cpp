@@ -149,6 +149,11 @@ private:
         if (m != e)
           needPast(needHalf(m));
       break;
+    case EventKind::Send:
+    case EventKind::Recv:
+      for (EventId q : idx_.channelPredecessors(e))
+        needPast(needEvent(q));
+      break;
     case EventKind::SemWait:
       if (sl_.options().eager)
         eagerPosts(e);

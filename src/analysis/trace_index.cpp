@@ -1,6 +1,8 @@
 //===- analysis/trace_index.cpp - Derived trace structure -----------------===//
 #include "racepredict/analysis/trace_index.h"
 
+#include "racepredict/analysis/channel_order.h"
+#include "racepredict/analysis/memory_objects.h"
 #include "racepredict/support/error.h"
 
 #include <algorithm>
@@ -41,7 +43,9 @@ bool isSemEvent(EventKind k) {
 
 } // namespace
 
-TraceIndex::TraceIndex(const trace::Trace &t) : t_(t) {
+TraceIndex::TraceIndex(const trace::Trace &t)
+    : t_(t), objects_(std::make_unique<MemoryObjects>(t)),
+      channels_(std::make_unique<ChannelOrder>(t)) {
   const auto &events = t.events;
   size_t n = events.size(), nt = t.numThreads();
   size_t nLoc = t.table(NameSpace::Location).size();
@@ -53,16 +57,13 @@ TraceIndex::TraceIndex(const trace::Trace &t) : t_(t) {
 
   // Counting pass: exact sizes, so that no index grows by doubling.
   std::vector<size_t> perThread(nt, 0);
-  CsrBuilder acc(accesses_, nLoc), wr(writes_, nLoc), al(allocs_, nLoc),
-      sem(bySem_, nSem);
+  CsrBuilder acc(accesses_, nLoc), wr(writes_, nLoc), sem(bySem_, nSem);
   for (const Event &e : events) {
     ++perThread[e.thread];
     if (trace::isAccess(e.kind)) {
       acc.count(e.obj);
       if (trace::writesValue(e.kind))
         wr.count(e.obj);
-    } else if (e.kind == EventKind::Alloc) {
-      al.count(e.obj);
     } else if (isSemEvent(e.kind)) {
       sem.count(e.obj);
     }
@@ -71,7 +72,6 @@ TraceIndex::TraceIndex(const trace::Trace &t) : t_(t) {
     threadEvents_[th].reserve(perThread[th]);
   acc.startFill();
   wr.startFill();
-  al.startFill();
   sem.startFill();
 
   // Open sections per (thread, lock): a stack so that recursive acquires of
@@ -150,9 +150,6 @@ TraceIndex::TraceIndex(const trace::Trace &t) : t_(t) {
     case EventKind::SemWait:
       semCount[e.obj] -= 1;
       semInitial_[e.obj] = std::max(semInitial_[e.obj], -semCount[e.obj]);
-      break;
-    case EventKind::Alloc:
-      al.fill(e.obj, i);
       break;
     default:
       break;
@@ -256,6 +253,8 @@ TraceIndex::TraceIndex(const trace::Trace &t) : t_(t) {
           (it + 1 == e || events[it[1]].value != events[*it].value);
   }
 }
+
+TraceIndex::~TraceIndex() = default;
 
 EventId TraceIndex::poPrev(EventId e) const {
   uint32_t p = pos_[e];
@@ -379,12 +378,12 @@ int64_t TraceIndex::readValue(EventId r) const {
   return e.kind == EventKind::AtomicRmw ? t_.rmwReadValue(e) : e.value;
 }
 
+EventSpan TraceIndex::channelPredecessors(EventId e) const {
+  return channels_->predecessors(e);
+}
+
 uint32_t TraceIndex::allocGeneration(EventId e) const {
-  if (allocs_.items.empty())
-    return 0; // no alloc at all (and no load of the event)
-  auto allocs = allocs_.of(t_.events[e].obj);
-  return static_cast<uint32_t>(
-      std::lower_bound(allocs.begin(), allocs.end(), e) - allocs.begin());
+  return objects_->generation(t_.events[e].obj, e);
 }
 
 } // namespace racepredict::analysis

@@ -43,6 +43,8 @@ const std::map<std::string, std::vector<EventKind>> &table() {
       {"alloc", {K::Alloc}},
       {"free", {K::Free}},
       {"ev", {K::Custom}},
+      {"send", {K::Send}},
+      {"recv", {K::Recv}},
   };
   return kinds;
 }

@@ -20,7 +20,8 @@ namespace {
 
 bool scheduled(EventKind k) {
   // Allocation events depend on hidden allocator state (stdio buffers,
-  // operator new in uninstrumented code): they are not scheduling points.
+  // operator new in uninstrumented code): they are not scheduling points,
+  // and take no ordinal. A racing free is a step all the same (addSteps).
   return k != EventKind::Alloc && k != EventKind::Free;
 }
 
@@ -36,6 +37,8 @@ public:
 
   Expected<bool> threads();
   Expected<bool> addSteps(const std::vector<analysis::Step> &steps);
+  /// The racing pair of a race schedule: a free among them is a step.
+  void setRacing(EventId a, EventId b) { racing_ = {a, b}; }
   /// A schedule of `kind`: its threads, then the witness's steps.
   Expected<bool> start(Schedule::Kind kind,
                        const std::vector<analysis::Step> &steps) {
@@ -76,6 +79,7 @@ private:
   std::map<trace::ThreadId, uint32_t> slot_;
   std::vector<uint32_t> ordinal_;
   std::map<EventId, uint32_t> stepOf_; ///< full steps by event
+  std::pair<EventId, EventId> racing_{trace::kNone, trace::kNone};
 };
 
 Expected<bool> Builder::threads() {
@@ -120,7 +124,9 @@ Expected<bool> Builder::threads() {
 Expected<bool> Builder::addSteps(const std::vector<analysis::Step> &steps) {
   for (const auto &st : steps) {
     const Event &ev = t_.events.at(st.event);
-    if (!scheduled(ev.kind))
+    bool racingFree = ev.kind == EventKind::Free &&
+                      (st.event == racing_.first || st.event == racing_.second);
+    if (!scheduled(ev.kind) && !racingFree)
       continue;
     auto slot = slotOf(st.event);
     if (!slot)
@@ -293,6 +299,7 @@ Expected<Schedule> raceSchedule(const analysis::TraceIndex &idx,
     return Error{"the witness does not end with the racing events " +
                  std::to_string(a) + " and " + std::to_string(b)};
   Builder bld(idx, src);
+  bld.setRacing(a, b);
   if (auto st = bld.start(Schedule::Kind::Race, steps); !st)
     return st.error();
   bld.addWakes();

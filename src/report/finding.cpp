@@ -71,7 +71,7 @@ Finding raceFinding(const trace::Trace &t, trace::EventId first,
                     const std::vector<trace::EventId> &witness) {
   Finding f;
   f.kind = FindingKind::Race;
-  f.object = t.objName(t.events[first]);
+  f.object = raceLocation(t, first, second);
   f.sites = {siteOf(t, first), siteOf(t, second)};
   for (trace::EventId e : witness)
     f.witness.push_back({siteOf(t, e), e == first || e == second});

@@ -25,6 +25,13 @@ json eventJson(const trace::Trace &t, trace::EventId e) {
     j["value"] = ev.value;
     if (ev.size)
       j["size"] = ev.size;
+  } else if (ev.kind == trace::EventKind::Free) {
+    j["block"] = t.objName(ev);
+    j["block_size"] = ev.aux;
+  } else if (trace::isChannelEvent(ev.kind)) {
+    j["channel"] = t.objName(ev);
+    j["offset"] = ev.value;
+    j["bytes"] = ev.aux;
   }
   if (ev.kind == trace::EventKind::Custom) {
     j["name"] = t.objName(ev);
@@ -40,7 +47,7 @@ json raceReportJson(const trace::Trace &t, const solver::RaceResult &r,
                     const ReportContext &ctx) {
   json races = json::array();
   for (const auto &f : r.races) {
-    races.push_back({{"location", t.objName(t.events[f.first])},
+    races.push_back({{"location", raceLocation(t, f.first, f.second)},
                      {"first", eventJson(t, f.first)},
                      {"second", eventJson(t, f.second)},
                      {"witness", f.witness}});

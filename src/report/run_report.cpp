@@ -17,21 +17,6 @@ using trace::EventKind;
 
 namespace {
 
-const char *accessWord(EventKind k, bool capital) {
-  switch (k) {
-  case EventKind::Read:
-    return capital ? "Read" : "read";
-  case EventKind::Write:
-    return capital ? "Write" : "write";
-  case EventKind::AtomicRead:
-    return capital ? "Atomic read" : "atomic read";
-  case EventKind::AtomicWrite:
-    return capital ? "Atomic write" : "atomic write";
-  default:
-    return capital ? "Atomic read-modify-write" : "atomic read-modify-write";
-  }
-}
-
 std::string replayWords(const ReplayInfo &r) {
   return r.confirmed() ? "confirmed by replay" : "replay " + r.verdict;
 }
@@ -44,11 +29,8 @@ void printAccess(const trace::Trace &t, trace::EventId e,
                  const std::string &variable, bool previous,
                  std::ostream &out) {
   const Event &ev = t.events[e];
-  out << "  " << (previous ? "Previous " : "")
-      << accessWord(ev.kind, !previous);
-  if (ev.size)
-    out << " of size " << unsigned(ev.size);
-  out << " at " << t.objName(ev);
+  out << "  " << (previous ? "Previous " : "") << accessWords(ev, !previous)
+      << " at " << t.objName(ev);
   if (!variable.empty() && variable != t.objName(ev))
     out << " (" << variable << ")";
   out << " by thread " << t.threadName(ev.thread) << " (event " << e << "):\n";

@@ -18,6 +18,8 @@ std::string describeEvent(const trace::Trace &t, trace::EventId e) {
     s += " " + obj;
   if (trace::isAccess(ev.kind))
     s += " " + std::to_string(ev.value);
+  if (trace::isChannelEvent(ev.kind))
+    s += " " + std::to_string(ev.value) + " " + std::to_string(ev.aux);
   if (ev.kind == EventKind::Wait)
     s += " " + t.table(trace::NameSpace::Lock).name(ev.aux);
   if (ev.kind == EventKind::Custom)
@@ -32,31 +34,51 @@ std::string describeEvent(const trace::Trace &t, trace::EventId e) {
   return s;
 }
 
-namespace {
-
-const char *accessWord(EventKind k) {
-  switch (k) {
-  case EventKind::Read:
-    return "Read";
-  case EventKind::Write:
-    return "Write";
-  case EventKind::AtomicRead:
-    return "Atomic read";
-  case EventKind::AtomicWrite:
-    return "Atomic write";
-  default:
-    return "Atomic read-modify-write";
-  }
+std::string raceLocation(const trace::Trace &t, trace::EventId a,
+                         trace::EventId b) {
+  const Event &ea = t.events[a];
+  return t.objName(ea.kind == EventKind::Free ? t.events[b] : ea);
 }
+
+std::string accessWords(const Event &ev, bool capital) {
+  std::string w;
+  switch (ev.kind) {
+  case EventKind::Read:
+    w = "read";
+    break;
+  case EventKind::Write:
+    w = "write";
+    break;
+  case EventKind::AtomicRead:
+    w = "atomic read";
+    break;
+  case EventKind::AtomicWrite:
+    w = "atomic write";
+    break;
+  case EventKind::Free:
+    w = "free of a " + std::to_string(ev.aux) + "-byte block";
+    break;
+  default:
+    w = "atomic read-modify-write";
+  }
+  if (capital)
+    w[0] = static_cast<char>(w[0] - 'a' + 'A');
+  if (ev.size)
+    w += " of size " + std::to_string(unsigned(ev.size));
+  return w;
+}
+
+namespace {
 
 void printAccess(const trace::Trace &t, trace::EventId e, const char *prefix,
                  std::ostream &out) {
   const Event &ev = t.events[e];
-  out << "  " << prefix << accessWord(ev.kind);
-  if (ev.size)
-    out << " of size " << unsigned(ev.size);
-  out << " at " << t.objName(ev) << " by thread " << t.threadName(ev.thread)
-      << " (event " << e << ", value " << ev.value << "):\n";
+  out << "  " << prefix << accessWords(ev, *prefix == 0) << " at "
+      << t.objName(ev) << " by thread " << t.threadName(ev.thread) << " (event "
+      << e;
+  if (trace::isAccess(ev.kind))
+    out << ", value " << ev.value;
+  out << "):\n";
   printStack(t, e, out);
 }
 
@@ -68,8 +90,8 @@ void printRaceReport(const trace::Trace &t, const solver::RaceResult &r,
   for (const auto &f : r.races) {
     const Event &a = t.events[f.first];
     out << "==================\n"
-        << "WARNING: racepredict: data race (predicted) on " << t.objName(a)
-        << "\n";
+        << "WARNING: racepredict: data race (predicted) on "
+        << raceLocation(t, f.first, f.second) << "\n";
     printAccess(t, f.second, "", out);
     printAccess(t, f.first, "Previous ", out);
     out << "  Witness schedule (" << f.witness.size()

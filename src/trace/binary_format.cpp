@@ -185,6 +185,12 @@ void putRecord(const Trace &t, EventId i, uint64_t prev, uint64_t *prevLoc,
     putVarint(p, e.obj);
     putVarint(p, static_cast<uint64_t>(e.value));
     break;
+  case EventKind::Send:
+  case EventKind::Recv:
+    putVarint(p, e.obj);
+    putVarint(p, static_cast<uint64_t>(e.value));
+    putVarint(p, e.aux);
+    break;
   case EventKind::Read:
   case EventKind::Write:
   case EventKind::AtomicRead:

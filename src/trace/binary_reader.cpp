@@ -1,6 +1,6 @@
 //===- trace/binary_reader.cpp - Streaming reader of .rptrace files -------===//
 //
-// Reads versions 1 to 4 of trace/format.h block by block (a block is
+// Reads versions 1 to 5 of trace/format.h block by block (a block is
 // held in memory, the file never is). Every length read from the file is
 // bounded by the bytes actually present, so corrupt input cannot make the
 // reader allocate more than the file holds, loop, or crash: it ends in a
@@ -458,6 +458,11 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   case EventKind::SemInit:
     aux = f.v();
     break;
+  case EventKind::Send:
+  case EventKind::Recv:
+    old = f.v(); // the offset
+    aux = f.v();
+    break;
   case EventKind::Read:
   case EventKind::Write:
   case EventKind::AtomicRead:
@@ -511,9 +516,12 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
                            " out of range (1 to 1000000)");
   if (e.kind == EventKind::SemInit && aux > uint64_t{INT64_MAX})
     return fail(start, "semaphore value out of range");
-  if ((e.kind == EventKind::Alloc || e.kind == EventKind::Free) &&
+  if ((e.kind == EventKind::Alloc || e.kind == EventKind::Free ||
+       isChannelEvent(e.kind)) &&
       aux > UINT32_MAX)
     return fail(start, "size " + std::to_string(aux) + " out of range");
+  if (isChannelEvent(e.kind) && old > uint64_t{INT64_MAX})
+    return fail(start, "channel offset out of range");
   // v3 notifies are tickets, checked once the order is known (merge).
   if (e.kind == EventKind::Wait && notify > seq && raw_.version != 3)
     return fail(start, "a wait names a notify that is not before it");
@@ -537,6 +545,11 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
     break;
   case EventKind::SemInit:
     e.value = static_cast<int64_t>(aux);
+    break;
+  case EventKind::Send:
+  case EventKind::Recv:
+    e.value = static_cast<int64_t>(old);
+    e.aux = static_cast<uint32_t>(aux);
     break;
   case EventKind::Barrier:
   case EventKind::Alloc:

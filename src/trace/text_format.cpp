@@ -45,6 +45,8 @@ const std::unordered_map<std::string, OpInfo> &opTable() {
       {"alloc", {EventKind::Alloc, 2, 2}},
       {"free", {EventKind::Free, 1, 2}},
       {"ev", {EventKind::Custom, 1, -1}},
+      {"send", {EventKind::Send, 3, 3}},
+      {"recv", {EventKind::Recv, 3, 3}},
   };
   return table;
 }
@@ -432,6 +434,16 @@ private:
       }
       return true;
     }
+    case EventKind::Send:
+    case EventKind::Recv: {
+      e.obj = t_.table(NameSpace::Channel).intern(ops[0]);
+      int64_t n;
+      if (!parseInt(ops[1], &e.value) || e.value < 0 || !parseInt(ops[2], &n) ||
+          n < 0 || n > UINT32_MAX)
+        return fail("'" + op + "' takes `channel offset bytes` (non-negative)");
+      e.aux = static_cast<uint32_t>(n);
+      return true;
+    }
     case EventKind::Custom: {
       e.obj = t_.table(NameSpace::Custom).intern(ops[0]);
       std::vector<SymId> args;
@@ -626,6 +638,10 @@ void writeTextTrace(const Trace &t, std::ostream &out) {
     case EventKind::Alloc:
     case EventKind::Free:
       out << " " << e.aux;
+      break;
+    case EventKind::Send:
+    case EventKind::Recv:
+      out << " " << e.value << " " << e.aux;
       break;
     case EventKind::Custom: {
       auto [b, en] = t.args(e);

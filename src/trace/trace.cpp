@@ -31,6 +31,23 @@ std::string SourceLoc::str() const {
   return s;
 }
 
+std::optional<uint64_t> locationAddress(std::string_view name) {
+  name = name.substr(0, name.find('~'));
+  if (name.size() < 3 || name.size() > 18 || name[0] != '0' || name[1] != 'x')
+    return std::nullopt;
+  uint64_t v = 0;
+  for (char c : name.substr(2)) {
+    int d = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : -1;
+    if (d < 0)
+      return std::nullopt;
+    v = v * 16 + static_cast<uint64_t>(d);
+  }
+  return v;
+}
+
 Trace::Trace() { sources.emplace_back(); }
 
 SrcId Trace::addSource(SourceLoc loc) {
@@ -128,6 +145,9 @@ NameSpace objNameSpace(EventKind k, bool *hasObj) {
     return NameSpace::Location;
   case EventKind::Custom:
     return NameSpace::Custom;
+  case EventKind::Send:
+  case EventKind::Recv:
+    return NameSpace::Channel;
   case EventKind::Begin:
   case EventKind::End:
   case EventKind::Branch:
@@ -139,10 +159,10 @@ NameSpace objNameSpace(EventKind k, bool *hasObj) {
 
 const char *opName(EventKind k) {
   static const char *const kNames[kNumEventKinds] = {
-      "begin",   "end",     "fork",    "join",   "acq",       "rel",
-      "racq",    "tryfail", "wait",    "signal", "broadcast", "barrier",
-      "seminit", "post",    "semwait", "rd",     "wr",        "ard",
-      "awr",     "armw",    "br",      "alloc",  "free",      "ev"};
+      "begin",   "end",  "fork",   "join",      "acq",     "rel",     "racq",
+      "tryfail", "wait", "signal", "broadcast", "barrier", "seminit", "post",
+      "semwait", "rd",   "wr",     "ard",       "awr",     "armw",    "br",
+      "alloc",   "free", "ev",     "send",      "recv"};
   return kNames[static_cast<int>(k)];
 }
 

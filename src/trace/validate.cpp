@@ -94,21 +94,7 @@ Validator::Validator(const Trace &t, size_t max) : t_(t), max_(max) {
 }
 
 std::optional<uint64_t> Validator::address(SymId loc) const {
-  const std::string &n = t_.table(NameSpace::Location).name(loc);
-  if (n.size() < 3 || n.size() > 18 || n[0] != '0' || n[1] != 'x')
-    return std::nullopt;
-  uint64_t v = 0;
-  for (size_t i = 2; i < n.size(); ++i) {
-    char c = n[i];
-    int d = c >= '0' && c <= '9'   ? c - '0'
-            : c >= 'a' && c <= 'f' ? c - 'a' + 10
-            : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                   : -1;
-    if (d < 0)
-      return std::nullopt;
-    v = v * 16 + static_cast<uint64_t>(d);
-  }
-  return v;
+  return locationAddress(t_.table(NameSpace::Location).name(loc));
 }
 
 void Validator::forgetRange(uint64_t lo, uint64_t hi,

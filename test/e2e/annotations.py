@@ -8,6 +8,7 @@ A line ending in `// @NAME` is an anchor (`file:line`). Then:
   `// expect-stack: A f g h`       the report's stack at A is f, g, h
   `// expect-kind: K`              a deadlock's kind
   `// expect-replay: V`            the replay verdict (default confirmed)
+  `// cflags: FLAGS`               extra compiler flags (e.g. -fopenmp)
 """
 import os
 import re
@@ -34,7 +35,11 @@ class Annotations:
         self.stacks = {}
         self.kinds = None
         self.verdict = "confirmed"
+        self.cflags = []
         for line in self.lines:
+            m = re.search(r"//\s*cflags:\s*(.*)$", line)
+            if m:
+                self.cflags += m.group(1).split()
             m = re.search(r"expect-race:\s*(\w+)\s+(\w+)", line)
             if m:
                 self.races.add(tuple(sorted((self.anchors[m.group(1)],

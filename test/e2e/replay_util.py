@@ -7,6 +7,8 @@ import shlex
 import shutil
 import subprocess
 
+from annotations import Annotations
+
 DEADLOCK_EXIT = 86  # RP_REPLAY_DEADLOCK_EXIT, include/racepredict/abi/replay.h
 
 
@@ -22,7 +24,8 @@ def fail(msg):
 
 def compile_prog(a, name):
     exe = os.path.join(a.workdir, name)
-    if run([a.cc, a.opt, a.src, "-o", exe]).returncode != 0:
+    cflags = Annotations(a.src).cflags  # e.g. -fopenmp
+    if run([a.cc, a.opt, *cflags, a.src, "-o", exe]).returncode != 0:
         raise SystemExit(fail("compilation failed"))
     return exe
 

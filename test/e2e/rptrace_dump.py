@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent decoder of binary traces (trace/format.h, versions 1 to 4).
+"""Independent decoder of binary traces (trace/format.h, versions 1 to 5).
 
 Prints the events in the text format of DESIGN.md (with @file:line), ordered
 by seq (v1, v2, v4: explicit or implicit) or by a topological order of
@@ -13,11 +13,12 @@ import sys
 KINDS = ["begin", "end", "fork", "join", "acq", "rel", "racq", "tryfail",
          "wait", "signal", "broadcast", "barrier", "seminit", "post",
          "semwait", "rd", "wr", "ard", "awr", "armw", "br", "alloc", "free",
-         "ev"]
+         "ev", "send", "recv"]
 NFIELDS = {"fork": 1, "join": 1, "acq": 1, "rel": 1, "racq": 1,
            "tryfail": 1, "wait": 3, "signal": 1, "broadcast": 1,
            "barrier": 2, "seminit": 2, "post": 1, "semwait": 1, "rd": 3,
-           "wr": 3, "ard": 3, "awr": 3, "armw": 4, "alloc": 2, "free": 2}
+           "wr": 3, "ard": 3, "awr": 3, "armw": 4, "alloc": 2, "free": 2,
+           "send": 3, "recv": 3}
 ACCESS = ("rd", "wr", "ard", "awr", "armw")
 LOCATED = ACCESS + ("alloc", "free")
 STACK = 30
@@ -47,8 +48,8 @@ def decode(path):
     if data[:8] != b"RPTRACE\0":
         raise SystemExit(f"{path}: not a binary trace")
     version, = struct.unpack_from("<H", data, 8)
-    if version not in (1, 2, 3, 4):
-        raise SystemExit(f"{path}: version {version}, expected 1 to 4")
+    if version not in (1, 2, 3, 4, 5):
+        raise SystemExit(f"{path}: version {version}, expected 1 to 5")
     pos, events, sources, ended = 16, [], {}, False
     thread_events = {}  # v3: events per thread (branch dependences)
     stacks = {}  # thread -> list of call-site ids (v2 stack records)

@@ -76,7 +76,8 @@ def main():
     trace = exe + ".rptrace"
     if os.path.exists(trace):
         os.remove(trace)
-    if run([a.cc, a.opt, a.src, "-o", exe]).returncode != 0:
+    cflags = Annotations(a.src).cflags
+    if run([a.cc, a.opt, *cflags, a.src, "-o", exe]).returncode != 0:
         return fail("compilation failed")
     options = f"trace={trace}"
     for m in re.finditer(r"record-options:\s*(\S+)", open(a.src).read()):

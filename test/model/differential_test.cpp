@@ -93,7 +93,7 @@ TEST(Differential, BarriersAndSemaphores) {
 TEST(Differential, Everything) {
   TraceFeatures f;
   f.rwlocks = f.tryfail = f.atomics = f.precise = f.condvars = f.barriers =
-      f.semaphores = f.allocs = true;
+      f.semaphores = f.allocs = f.channels = true;
   runMix(f, 6000000, 500);
 }
 

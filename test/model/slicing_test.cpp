@@ -141,7 +141,7 @@ TEST(SlicingChangesNoVerdict, LongValueChains) {
 TEST(SlicingChangesNoVerdict, Everything) {
   TraceFeatures f;
   f.rwlocks = f.tryfail = f.atomics = f.precise = f.condvars = f.barriers =
-      f.semaphores = f.allocs = true;
+      f.semaphores = f.allocs = f.channels = true;
   runMix(f, 25000000, 250, 8, 20, 3, true);
 }
 

@@ -8,14 +8,25 @@
 
 #include "model_explorer.h"
 
+#include "racepredict/analysis/memory_objects.h"
+
 #include <algorithm>
 
 namespace racepredict::testsupport {
 
 namespace {
 
+/// An access, or a free (it writes the whole object it ends).
+bool touchesMemory(trace::EventKind k) {
+  return trace::isAccess(k) || k == trace::EventKind::Free;
+}
+
 bool conflict(const analysis::TraceIndex &idx_, EventId a, EventId b) {
   const Event &x = idx_.trace().events[a], &y = idx_.trace().events[b];
+  bool xFree = x.kind == trace::EventKind::Free;
+  if (xFree || y.kind == trace::EventKind::Free)
+    return x.thread != y.thread && trace::isAccess(xFree ? y.kind : x.kind) &&
+           idx_.objects().ends(xFree ? a : b, xFree ? b : a);
   return trace::isAccess(x.kind) && trace::isAccess(y.kind) && x.obj == y.obj &&
          x.thread != y.thread &&
          (trace::writesValue(x.kind) || trace::writesValue(y.kind)) &&
@@ -39,8 +50,8 @@ EnumerationResult enumerateRaces(const analysis::TraceIndex &idx,
         // enabled: only a thread's very first event can be disabled) race.
         for (ThreadId t = 0; t < nt; ++t) {
           EventId a = m.next(s, t);
-          if (a == trace::kNone ||
-              !trace::isAccess(idx.trace().events[a].kind) || !m.enabled(s, t))
+          if (a == trace::kNone || !touchesMemory(idx.trace().events[a].kind) ||
+              !m.enabled(s, t))
             continue;
           for (ThreadId u = t + 1; u < nt; ++u) {
             EventId b = m.next(s, u);

@@ -37,7 +37,8 @@ hbRacesReference(const TraceIndex &idx) {
   // Clocks of accesses only (what the race check needs).
   std::unordered_map<EventId, Clock> accessClock;
   std::vector<Clock> thread(nt, Clock(nt, 0));
-  std::unordered_map<SymId, Clock> lockClock, semClock, atomicClock;
+  std::unordered_map<SymId, Clock> lockClock, semClock, atomicClock,
+      channelClock;
   std::unordered_map<EventId, Clock> notifyClock;
   std::vector<Clock> endClock(nt, Clock(nt, 0));
   std::vector<Clock> barrierArrivals(idx.barrierGenerations().size(),
@@ -123,6 +124,15 @@ hbRacesReference(const TraceIndex &idx) {
       if (auto it = semClock.find(ev.obj); it != semClock.end())
         join(c, it->second);
       break;
+    // As TSan: a send releases into its channel, a receive acquires all
+    // sends before it (the must edges of channel_order.h are fewer).
+    case EventKind::Send:
+      join(channelClock.emplace(ev.obj, Clock(nt, 0)).first->second, c);
+      break;
+    case EventKind::Recv:
+      if (auto it = channelClock.find(ev.obj); it != channelClock.end())
+        join(c, it->second);
+      break;
     case EventKind::AtomicRead:
       if (auto it = atomicClock.find(ev.obj); it != atomicClock.end())
         join(c, it->second);
@@ -138,7 +148,7 @@ hbRacesReference(const TraceIndex &idx) {
     default:
       break;
     }
-    if (trace::isAccess(ev.kind))
+    if (trace::isAccess(ev.kind) || ev.kind == EventKind::Free)
       accessClock[e] = c;
     endClock[ev.thread] = c;
   }

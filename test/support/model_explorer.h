@@ -173,6 +173,12 @@ public:
       return true;
     case EventKind::SemWait:
       return s.sem[ev.obj] > 0;
+    case EventKind::Send:
+    case EventKind::Recv:
+      for (EventId q : idx_.channelPredecessors(e))
+        if (!executed(s, q))
+          return false;
+      return true;
     case EventKind::Signal:
     case EventKind::Broadcast:
       if (auto it = wokenBy_.find(e); it != wokenBy_.end())

@@ -233,6 +233,21 @@ private:
         }));
     if (f.customs)
       acts.push_back(op(10, [this, t] { custom(t); }));
+    if (f.channels) {
+      acts.push_back(op(2, [this, t] {
+        int64_t n = 1 + static_cast<int64_t>(pick(2));
+        emit(t, "send p " + std::to_string(sent_) + " " + std::to_string(n));
+        sent_ += n;
+      }));
+      if (received_ < sent_)
+        acts.push_back(op(3, [this, t] {
+          int64_t n = 1 + static_cast<int64_t>(
+                              pick(static_cast<uint64_t>(sent_ - received_)));
+          emit(t,
+               "recv p " + std::to_string(received_) + " " + std::to_string(n));
+          received_ += n;
+        }));
+    }
     int branch = f.deadlockProne ? 1 : o_.branchWeight;
     acts.push_back(op(branch, [this, t] { emit(t, "br"); }));
     if (f.precise)
@@ -507,6 +522,7 @@ private:
   int barrierCount_ = 2;
   int64_t semCount_ = 0;
   bool semUsed_ = false;
+  int64_t sent_ = 0, received_ = 0; ///< bytes of the pipe `p`
   bool forked_ = false;
   bool finishing_ = false;
   bool reproducible_ = true;

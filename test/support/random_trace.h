@@ -41,6 +41,9 @@ struct TraceFeatures {
   bool deadlockProne = false;
   /// Custom events `ev a|b|c [o1|o2 [o1|o2]]` (property tests).
   bool customs = false;
+  /// `send p O N` / `recv p O N` on one pipe: a receive takes some of the
+  /// bytes sent and not yet received (docs/semantics.md, Channels).
+  bool channels = false;
 };
 
 struct RandomTraceOptions {

@@ -62,11 +62,11 @@ GroupedCandidates findCandidateGroups(const TraceIndex &idx,
 /// Whether two accesses hold a common lock, not both in read mode.
 bool holdCommonLock(const TraceIndex &idx, EventId a, EventId b);
 
-/// The accesses of each signature that has a source location.
+/// The accesses (and frees) of each signature that has a source location.
 class SignatureIndex {
 public:
   explicit SignatureIndex(const TraceIndex &idx);
-  /// The accesses with signature `sig`, ascending.
+  /// The accesses and frees with signature `sig`, ascending.
   std::vector<EventId> accesses(uint64_t sig) const;
 
 private:
@@ -89,10 +89,13 @@ private:
   const MustHappenBefore &mhb_;
   CandidateOptions opts_;
   CandidateGroup g_;
-  std::vector<EventId> seconds_; ///< accesses of either signature
+  std::vector<EventId> seconds_; ///< accesses and frees of either signature
   size_t i_ = 0;                 ///< current second access
   size_t k_ = 0;                 ///< position in its location's accesses
   bool started_ = false;
+  /// The pairs with a free (filtered, by second event), after the others.
+  std::vector<std::pair<EventId, EventId>> freePairs_;
+  size_t j_ = 0;
 };
 
 } // namespace racepredict::analysis

@@ -1,7 +1,8 @@
 //===- analysis/candidates.h - Conflicting pairs and sound filters --------===//
 //
 // Conflicting pairs (COPs, Huang §4): same location, same allocation
-// generation, different threads, at least one writes, not both atomic. The
+// generation, different threads, at least one writes, not both atomic; and a
+// free with an access of the object it ends (in another thread). The
 // filters drop only pairs that can provably never race (ordered by
 // must-happen-before, or both accesses inside sections of a common lock, not
 // both read mode); they are accelerators, never the verdict.

@@ -4,7 +4,7 @@
 // program order, fork → child's first event, child's last event → join,
 // matched notify → wait return, the event before a woken wait → its notify
 // (the notify only wakes a thread already waiting), barrier arrivals →
-// departures, and value-forced edges: the only write of the value a
+// departures, a channel's edges (channel_order.h), and value-forced edges: the only write of the value a
 // branch's read observed → that branch. Semaphore post → wait is NOT a must
 // edge (another post may serve the wait).
 // If a →mhb b, then b can only run after a, so (a, b) can never race: the

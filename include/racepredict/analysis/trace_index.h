@@ -14,6 +14,7 @@
 
 #include "racepredict/trace/trace.h"
 
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -67,9 +68,13 @@ struct Csr {
   }
 };
 
+class ChannelOrder;
+class MemoryObjects;
+
 class TraceIndex {
 public:
   explicit TraceIndex(const trace::Trace &t);
+  ~TraceIndex();
 
   const trace::Trace &trace() const { return t_; }
   size_t numThreads() const { return threadEvents_.size(); }
@@ -131,10 +136,15 @@ public:
   /// Whether write `w` is the only write of its location storing its value.
   bool uniqueValue(EventId w) const { return uniqueValue_[w]; }
 
-  /// Allocation generation of an access: how many `alloc` of its location
-  /// precede it in the trace (accesses of different generations are to
-  /// different memory and never conflict).
+  /// Allocation generation of an access: how many allocations covering its
+  /// location precede it in the trace (accesses of different generations
+  /// are to different memory and never conflict; memory_objects.h).
   uint32_t allocGeneration(EventId e) const;
+  /// Which allocation each access belongs to and what each free ends.
+  const MemoryObjects &objects() const { return *objects_; }
+  /// The events of other threads a send or receive must follow (its
+  /// channel's must-happen-before edges, channel_order.h).
+  EventSpan channelPredecessors(EventId e) const;
 
 private:
   const trace::Trace &t_;
@@ -142,7 +152,9 @@ private:
   std::vector<uint32_t> pos_;
   std::vector<EventId> forkOf_;
   std::vector<LockSection> sections_;
-  Csr byLock_, byThread_, bySem_, writes_, accesses_, allocs_;
+  Csr byLock_, byThread_, bySem_, writes_, accesses_;
+  std::unique_ptr<MemoryObjects> objects_;
+  std::unique_ptr<ChannelOrder> channels_;
   /// Per lock: section indices by (thread, acquire), offsets as byLock_.
   std::vector<uint32_t> byLockThread_;
   /// Per thread section (same order as byThread_): the latest section of

@@ -88,4 +88,12 @@ std::vector<std::string> stackFrames(const trace::Trace &t, trace::EventId e);
 /// `t2 rd x 1` (+ ` @file:line`): an event as one readable line.
 std::string describeEvent(const trace::Trace &t, trace::EventId e);
 
+/// The location two racing events touch: the accessed one (a free races
+/// with an access of the block it ends).
+std::string raceLocation(const trace::Trace &t, trace::EventId a,
+                         trace::EventId b);
+/// How a report names one side of a race: `Read of size 4`, `Free of a
+/// 16-byte block` (capitalised or not).
+std::string accessWords(const trace::Event &ev, bool capital);
+
 } // namespace racepredict::report

@@ -50,7 +50,8 @@ enum class Label : uint8_t {
   Sem,
   Cf,
   Rf,
-  Race
+  Race,
+  Channel
 };
 const char *labelName(Label l);
 

@@ -42,8 +42,12 @@ enum class EventKind : uint8_t {
   Alloc,     ///< obj = location, aux = size
   Free,      ///< obj = location, aux = size
   Custom,    ///< obj = name (custom namespace), extra = index into argLists
+  /// Bytes [value, value + aux) put into / taken from channel `obj` (a pipe,
+  /// a socket's direction, a file): docs/semantics.md, Channels.
+  Send,
+  Recv,
 };
-inline constexpr int kNumEventKinds = static_cast<int>(EventKind::Custom) + 1;
+inline constexpr int kNumEventKinds = static_cast<int>(EventKind::Recv) + 1;
 
 struct Event {
   ThreadId thread;
@@ -66,9 +70,10 @@ enum class NameSpace : uint8_t {
   Cond,
   Barrier,
   Sem,
-  Custom
+  Custom,
+  Channel
 };
-inline constexpr int kNumNameSpaces = 7;
+inline constexpr int kNumNameSpaces = 8;
 
 inline bool isAccess(EventKind k) {
   return k == EventKind::Read || k == EventKind::Write ||
@@ -96,6 +101,9 @@ inline bool hasTwoHalves(EventKind k) {
 }
 inline bool isNotify(EventKind k) {
   return k == EventKind::Signal || k == EventKind::Broadcast;
+}
+inline bool isChannelEvent(EventKind k) {
+  return k == EventKind::Send || k == EventKind::Recv;
 }
 /// Which name space an event's `obj` field lives in (kNumNameSpaces = none).
 NameSpace objNameSpace(EventKind k, bool *hasObj);

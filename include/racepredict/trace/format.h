@@ -81,6 +81,8 @@
  *                            (v3 only: how many events of this thread back)
  *   Alloc, Free              location, size
  *   Custom                   name key, nargs, arg key*   (NameSpace::Custom)
+ *   Send, Recv (v5)          channel key, offset, byte count
+ *                            (NameSpace::Channel; docs/semantics.md)
  *   v1: `location` is the key and `[size]` is always a varint.
  *   v2: `location` is zigzag(key - the previous location key of this EVENTS
  *       block, 0 at its start): neighbouring accesses cost 1-2 bytes instead
@@ -108,8 +110,9 @@
  * from RP_TRACE_MIN_VERSION and reject others with a message naming both.
  * 2: call stacks (RP_STACK, SOURCES inlinedAt), location deltas, size codes.
  * 3: per-stripe order for accesses, tickets for the rest, marks.
- * 4: implicit consecutive seqs with segment records; no stripes, no marks. */
-#define RP_TRACE_VERSION 4
+ * 4: implicit consecutive seqs with segment records; no stripes, no marks.
+ * 5: send and recv records (fd channels). */
+#define RP_TRACE_VERSION 5
 #define RP_TRACE_MIN_VERSION 1
 #define RP_TRACE_MAGIC "RPTRACE"
 #define RP_HEADER_SIZE 16
@@ -178,7 +181,9 @@ enum rp_kind {
   RP_BRANCH,
   RP_ALLOC,
   RP_FREE,
-  RP_CUSTOM
+  RP_CUSTOM,
+  RP_SEND,
+  RP_RECV
 };
 
 /* Name spaces: identical to racepredict::trace::NameSpace. */
@@ -189,7 +194,8 @@ enum rp_namespace {
   RP_NS_COND,
   RP_NS_BARRIER,
   RP_NS_SEM,
-  RP_NS_CUSTOM
+  RP_NS_CUSTOM,
+  RP_NS_CHANNEL
 };
 
 #endif

@@ -47,6 +47,13 @@ struct StackNode {
   SrcId callSite;
 };
 
+/// The address a location name stands for. Recorded traces name memory
+/// outside global variables by its address in hex (`0x7f3a10`), and the
+/// reader names a location after a write the trace cannot show `NAME~N`
+/// (trace/hidden_writes.cpp), still at that address. Other names (variables,
+/// hand-written names) have none: nullopt.
+std::optional<uint64_t> locationAddress(std::string_view name);
+
 /// A recorded execution. Event order in `events` is the observed total order;
 /// an event's index there is its EventId (what reports and witnesses name).
 class Trace {

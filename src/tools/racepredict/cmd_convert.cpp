@@ -49,7 +49,8 @@ bool textWord(const std::string &s) {
 /// does not read back as the same trace.
 std::optional<std::string> textProblem(const trace::Trace &t) {
   static const char *const kSpace[trace::kNumNameSpaces] = {
-      "thread", "location", "lock", "cond", "barrier", "semaphore", "custom"};
+      "thread",  "location",  "lock",   "cond",
+      "barrier", "semaphore", "custom", "channel"};
   for (int ns = 0; ns < trace::kNumNameSpaces; ++ns)
     for (trace::SymId id = 0; id < t.names[ns].size(); ++id) {
       const std::string &n = t.names[ns].name(id);

@@ -1,9 +1,10 @@
 /* testonly.h - Fixes the observed schedule without the recorder seeing it.
  *
- * A pipe orders two points of two threads; read(2)/write(2) are not
- * intercepted, so the trace has no synchronisation between them and every
- * race test proves the race was *predicted* from a run where it did not
- * manifest (CONVENTIONS E).
+ * A pipe orders two points of two threads, through raw system calls: the
+ * recorder records what read(2)/write(2) move through a pipe (a send and a
+ * receive, ordered), not what syscall(SYS_read, ...) moves, so the trace has
+ * no synchronisation between the two points and every race test proves the
+ * race was *predicted* from a run where it did not manifest (CONVENTIONS E).
  *
  * The functions are not instrumented (and never inlined into instrumented
  * code): the harness must leave no trace at all, not even the branch on
@@ -22,6 +23,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define TESTONLY __attribute__((noinline, disable_sanitizer_instrumentation))
@@ -60,12 +62,12 @@ TESTONLY static void testonly_init(void) {
 /* Lets one testonly_take(ch) proceed. */
 TESTONLY static void testonly_give(int ch) {
   char c = 1;
-  if (write(testonly_fds[ch][1], &c, 1) != 1)
+  if (syscall(SYS_write, testonly_fds[ch][1], &c, 1) != 1)
     _exit(77);
 }
 TESTONLY static void testonly_take(int ch) {
   char c;
-  if (read(testonly_fds[ch][0], &c, 1) != 1)
+  if (syscall(SYS_read, testonly_fds[ch][0], &c, 1) != 1)
     _exit(77);
 }
 /* Lets one testonly_wait() proceed. */

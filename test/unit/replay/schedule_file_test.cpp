@@ -108,6 +108,36 @@ t0 rd x 0 @my%file.c:7:3@main
   EXPECT_EQ(p.s.threads[1].fullOrdinals, 4u);
 }
 
+TEST(ScheduleFile, RacingFreeIsAStepWithoutAnOrdinal) {
+  // t0 frees the block t1 is about to write (a use-after-free): the free is
+  // the first racing step; t0's other free is no step.
+  trace::Trace t = parseTrace(R"(t0 begin
+t0 alloc 0x10 8
+t0 fork t1 @a.c:3:1@main
+t1 begin
+t0 free 0x40 8 @a.c:4:3@main
+t0 free 0x10 8 @a.c:5:3@main
+t1 wr 0x10 1 @a.c:9:5@worker
+)");
+  analysis::TraceIndex idx(t);
+  std::vector<analysis::Step> steps = {{0}, {1}, {2}, {3}, {4}, {5}, {6}};
+  report::SourceText src;
+  auto s = replay::raceSchedule(idx, steps, 5, 6, src);
+  ASSERT_TRUE(static_cast<bool>(s)) << s.error().message;
+  std::ostringstream out;
+  replay::writeSchedule(*s, out);
+  Parsed p = parseText(out.str());
+  ASSERT_TRUE(p.ok) << p.err.line << ": " << p.err.msg << "\n" << out.str();
+  ASSERT_EQ(p.s.numSteps, 5u); // begin, fork, begin, the free, the write
+  const rt::SchedStep &f = p.s.steps[3];
+  EXPECT_EQ(f.kind, RP_FREE);
+  EXPECT_EQ(f.thread, 0u);
+  EXPECT_EQ(f.ordinal, 2u); // before t0's third event, taking no ordinal
+  EXPECT_EQ(f.line, 5u);
+  EXPECT_EQ(p.s.raceFirst, 3u);
+  EXPECT_EQ(p.s.threads[0].fullOrdinals, 2u);
+}
+
 TEST(ScheduleFile, DeadlockRoundTrip) {
   trace::Trace t = parseTrace(R"(t0 fork t1
 t0 fork t2
@@ -319,7 +349,12 @@ TEST(ScheduleFile, RejectsMalformedFilesWithTheirLine) {
       {"alloc step",
        raceFile(std::string(kTwoThreads) + "step 0 0 alloc 0 0 1 1 f.c -\n", 2,
                 1),
-       6, "alloc and free events are not scheduling points"},
+       6, "alloc events are not scheduling points"},
+      {"free before the racing pair",
+       raceFile(std::string(kTwoThreads) + "step 0 0 free 0 0 1 1 f.c -\n" +
+                    steps2,
+                2, 3, "race 1 2\nend\n"),
+       9, "a free is a step only as one of a race's racing pair"},
       {"ordinal gap",
        raceFile(std::string(kTwoThreads) + "step 0 1 wr 0 0 1 1 f.c -\n"
                                            "step 1 0 wr 0 0 2 1 f.c -\n",
@@ -340,7 +375,7 @@ TEST(ScheduleFile, RejectsMalformedFilesWithTheirLine) {
        raceFile(std::string(kTwoThreads) + "step 0 0 acq 0 0 1 1 f.c -\n"
                                            "step 1 0 wr 0 0 2 1 f.c -\n",
                 2, 2),
-       8, "a racing step must be a memory access"},
+       8, "a racing step must be a memory access or a free"},
       {"text after end",
        raceFile(std::string(kTwoThreads) + steps2, 2, 2, "race 0 1\nend\nx\n"),
        10, "text after 'end'"},

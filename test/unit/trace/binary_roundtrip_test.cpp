@@ -86,7 +86,7 @@ Trace accessHeavyTrace(size_t n, unsigned seed) {
 
 TEST(BinaryRoundTrip, EveryEventKindAndField) {
   Trace t = parseText(kAllKinds);
-  ASSERT_EQ(t.events.size(), 38u);
+  ASSERT_EQ(t.events.size(), 40u);
   expectRoundTrip(t, "all kinds");
 }
 

@@ -53,7 +53,9 @@ t1 semwait s
 t2 wr big 9223372036854775807
 t2 rd big -9223372036854775807
 t2 wr 0x10 -1
+t2 send pipe:[7] 0 8 @b.c:9
 t2 end
+t1 recv pipe:[7] 0 8
 t1 join t2
 t1 end @a.c:9
 )";
