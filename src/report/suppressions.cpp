@@ -1,6 +1,8 @@
 //===- report/suppressions.cpp - Parse and match suppression rules --------===//
 #include "racepredict/report/suppressions.h"
 
+#include "racepredict/support/file_io.h"
+
 #include <fstream>
 #include <istream>
 
@@ -91,9 +93,10 @@ Expected<Suppressions> Suppressions::parse(std::istream &in,
 }
 
 Expected<Suppressions> Suppressions::load(const std::string &path) {
-  std::ifstream in(path);
-  if (!in)
-    return Error{"cannot open suppressions file '" + path + "'"};
+  auto opened = openInput(path, "suppressions file", std::ios::in);
+  if (!opened)
+    return opened.error();
+  std::ifstream &in = *opened;
   return parse(in, path);
 }
 
@@ -117,8 +120,7 @@ std::optional<size_t> Suppressions::match(const Finding &f) const {
 }
 
 size_t removeSuppressed(const Suppressions &s, const trace::Trace &t,
-                        const analysis::TraceIndex &,
-                        solver::RaceResult &races,
+                        const analysis::TraceIndex &, solver::RaceResult &races,
                         solver::DeadlockResult *deadlocks) {
   size_t removed = 0;
   std::vector<solver::RaceFinding> keptRaces;

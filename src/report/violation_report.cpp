@@ -1,8 +1,9 @@
 //===- report/violation_report.cpp - Property violations: text and JSON ---===//
 #include "racepredict/report/violation_report.h"
 
+#include "racepredict/support/file_io.h"
+
 #include <filesystem>
-#include <fstream>
 #include <ostream>
 
 namespace racepredict::report {
@@ -158,10 +159,11 @@ bool writeViolationWitnessFiles(const std::string &dir, const trace::Trace &t,
   std::filesystem::create_directories(dir, ec);
   for (size_t i = 0; i < r.violations.size(); ++i) {
     std::string name = dir + "/violation-" + std::to_string(i) + ".json";
-    std::ofstream f(name);
-    f << violationWitnessJson(t, r, i, props, tracePath).dump(2) << "\n";
-    if (!f) {
-      *err = "cannot write '" + name + "'";
+    auto w = writeWholeFile(
+        name, "witness file",
+        jsonText(violationWitnessJson(t, r, i, props, tracePath)) + "\n");
+    if (!w) {
+      *err = w.error().message;
       return false;
     }
   }

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <istream>
 #include <ostream>
 #include <sstream>
@@ -521,13 +520,6 @@ Expected<Trace> parseTextTrace(std::istream &in, const std::string &name) {
   if (!r)
     return r.error();
   return t;
-}
-
-Expected<Trace> readTextTraceFile(const std::string &path) {
-  std::ifstream in(path);
-  if (!in)
-    return Error{"cannot open trace '" + path + "'"};
-  return parseTextTrace(in, path);
 }
 
 void writeTextTrace(const Trace &t, std::ostream &out) {

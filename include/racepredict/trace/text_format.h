@@ -27,7 +27,6 @@ namespace racepredict::trace {
 
 /// Parses a text trace. `name` is used in error messages (`name:line: ...`).
 Expected<Trace> parseTextTrace(std::istream &in, const std::string &name);
-Expected<Trace> readTextTraceFile(const std::string &path);
 
 /// Writes `t` in the text format; parsing the output yields an equal trace.
 void writeTextTrace(const Trace &t, std::ostream &out);

@@ -71,6 +71,13 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
       return s.error();
     supp = std::move(*s);
   }
+  if (!o.dumpSmt2.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.dumpSmt2, ec);
+    if (ec || !std::filesystem::is_directory(o.dumpSmt2))
+      return Error{"cannot create the --dump-smt2 directory '" + o.dumpSmt2 +
+                   "'" + (ec ? ": " + ec.message() : std::string())};
+  }
   trace::ReadOptions ro;
   ro.allowTruncated = o.allowTruncated;
   // Custom properties (docs/properties.md): parse errors are input errors.
@@ -104,8 +111,6 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   opts.window = o.window;
   opts.budgetSeconds = o.budgetSeconds;
   opts.wholeTrace = o.wholeTrace;
-  if (!o.dumpSmt2.empty())
-    std::filesystem::create_directories(o.dumpSmt2);
   if (o.doRaces())
     res.races = solver::predictRaces(*res.index, opts);
   if (o.doDeadlocks()) {

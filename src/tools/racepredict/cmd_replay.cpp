@@ -14,6 +14,7 @@
 #include "racepredict/property/parser.h"
 #include "racepredict/property/pattern_check.h"
 #include "racepredict/replay/replay_driver.h"
+#include "racepredict/support/file_io.h"
 #include "racepredict/trace/trace_file.h"
 
 #include <CLI/CLI.hpp>
@@ -176,8 +177,15 @@ int runReplay(const ReplayArgs &a) {
                    "schedule must outlive this command)\n";
       return kExitInput;
     }
-    std::ofstream out(req.schedulePath);
-    replay::writeSchedule(*sched, out);
+    auto out = OutputFile::open(req.schedulePath, "schedule file",
+                                OutputFile::Kind::Binary);
+    if (!out) {
+      std::cerr << "racepredict: " << out.error().message << "\n";
+      return kExitInput;
+    }
+    replay::writeSchedule(*sched, out->stream());
+    if (int rc = finishOutput(*out, kExitClean); rc != kExitClean)
+      return rc;
     std::string opts;
     for (const auto &o : replay::replayOptions(dbg))
       opts += (opts.empty() ? "" : ":") + o;

@@ -17,6 +17,7 @@
 #include "racepredict/report/run_report.h"
 #include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_file.h"
+#include "racepredict/support/file_io.h"
 
 #include <CLI/CLI.hpp>
 
@@ -24,7 +25,6 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -281,22 +281,20 @@ int runRun(RunArgs a) {
   r.argv = a.command;
   r.ctx.tracePath = a.analysis.trace;
 
-  std::ofstream file;
-  std::ostream *out = &std::cout;
-  if (!a.output.empty()) {
-    file.open(a.output);
-    if (!file) {
-      std::cerr << "racepredict: cannot write '" << a.output << "'\n";
-      return kExitInput;
-    }
-    out = &file;
+  auto outFile = OutputFile::open(a.output.empty() ? "-" : a.output, "report");
+  if (!outFile) {
+    std::cerr << "racepredict: " << outFile.error().message << "\n";
+    return kExitInput;
   }
+  std::ostream *out = &outFile->stream();
   if (a.format == "json")
-    *out << report::runReportJson(r).dump(2) << "\n";
+    *out << jsonText(report::runReportJson(r)) << "\n";
   else if (a.format == "sarif")
-    *out << report::runReportSarif(r).dump(2) << "\n";
+    *out << jsonText(report::runReportSarif(r)) << "\n";
   else
     report::printRunReport(r, *out);
+  if (int rc = finishOutput(*outFile, kExitClean); rc != kExitClean)
+    return rc;
   if (report::confirmedCount(r))
     return kExitFound;
   bool unknown = !res->races.unknowns.empty() ||

@@ -59,7 +59,8 @@ TEST(Suppressions, BadLinesAreNamedWithFileAndLine) {
   auto missing = Suppressions::load("/nonexistent/supp.txt");
   ASSERT_FALSE(static_cast<bool>(missing));
   EXPECT_EQ(missing.error().message,
-            "cannot open suppressions file '/nonexistent/supp.txt'");
+            "cannot open suppressions file '/nonexistent/supp.txt': No such "
+            "file or directory");
 }
 
 TEST(Suppressions, RaceRulesMatchFunctionsFilesAndVariables) {
