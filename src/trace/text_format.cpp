@@ -503,16 +503,20 @@ Expected<bool> finishTrace(Trace &t, const std::string &name) {
   return true;
 }
 
-Expected<Trace> parseTextTrace(std::istream &in, const std::string &name) {
+Expected<Trace> parseTextTrace(std::istream &in, const std::string &name,
+                               std::vector<uint32_t> *lines) {
   Trace t;
   LineParser p(t, name);
   std::string line;
   size_t lineNo = 0;
   while (std::getline(in, line)) {
     ++lineNo;
+    size_t before = t.events.size();
     auto r = p.parseLine(line, lineNo);
     if (!r)
       return r.error();
+    if (lines && t.events.size() > before)
+      lines->push_back(static_cast<uint32_t>(lineNo));
   }
   if (in.bad())
     return Error{name + ": read error after line " + std::to_string(lineNo)};

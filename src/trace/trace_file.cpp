@@ -95,10 +95,10 @@ Expected<Trace> readTraceFile(const std::string &path, const ReadOptions &opts,
   ReadInfo &ri = info ? *info : local;
   ri = ReadInfo{};
   ri.format = format;
-  Expected<Trace> t = format == TraceFormat::Binary
-                          ? parseBinaryTrace(in, path, opts, &ri)
-                      : format == TraceFormat::Std ? parseStdTrace(in, path)
-                                                   : parseTextTrace(in, path);
+  Expected<Trace> t =
+      format == TraceFormat::Binary ? parseBinaryTrace(in, path, opts, &ri)
+      : format == TraceFormat::Std  ? parseStdTrace(in, path)
+                                    : parseTextTrace(in, path, &ri.eventLines);
   if (t && t->events.empty())
     return noEvents(path, format);
   return t;

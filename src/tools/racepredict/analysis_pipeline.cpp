@@ -3,6 +3,7 @@
 
 #include "racepredict/property/parser.h"
 #include "racepredict/report/suppressions.h"
+#include "racepredict/trace/validate.h"
 
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
@@ -45,6 +46,10 @@ void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
                 "Stop after the filters and print the candidate counts");
   cmd->add_flag("--allow-truncated", o.allowTruncated,
                 "Analyse a cut binary trace up to the cut");
+  cmd->add_flag("--allow-inconsistent", o.allowInconsistent,
+                "Analyse a trace whose reads, locks or semaphores contradict "
+                "its observed order (check-trace lists how); one that "
+                "describes no run at all is still refused");
   cmd->add_option("--window", o.window,
                   "RVPredict-style fixed windows of N events, for comparison: "
                   "loses every race across two windows");
@@ -97,6 +102,17 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   if (res.readInfo.truncated)
     spdlog::warn("{} (analysing the events before the cut)",
                  res.readInfo.truncation);
+  // The model (docs/semantics.md) is one of the runs the trace describes:
+  // an inconsistent trace is an input error, not a source of findings.
+  auto bad = trace::validateTrace(*t, 1, o.allowInconsistent);
+  if (!bad.empty())
+    return Error{
+        trace::violationText(*t, bad[0], o.trace, res.readInfo.eventLines) +
+        (bad[0].structural
+             ? ": the trace describes no run, it cannot be analysed"
+             : ": the trace is not a sequentially consistent run "
+               "(`racepredict check-trace` lists every inconsistency; "
+               "--allow-inconsistent analyses it anyway)")};
   res.trace = std::make_unique<trace::Trace>(std::move(*t));
   res.index = std::make_unique<analysis::TraceIndex>(*res.trace);
   solver::RaceOptions opts;
