@@ -53,6 +53,7 @@ json violationsJson(const trace::Trace &t, const solver::PropertyResult &r,
                    {"events", events},
                    {"observed", v.observed},
                    {"witness", v.witness}});
+    addStepsWithHalves(out.back(), v.steps);
   }
   return out;
 }
@@ -133,9 +134,6 @@ json violationWitnessJson(const trace::Trace &t,
   const auto &v = r.violations[index];
   const property::Property &p = props[v.property];
   const property::Pattern &pat = p.patterns[v.pattern];
-  json steps = json::array();
-  for (const auto &s : v.steps)
-    steps.push_back({{"event", s.event}, {"half", s.half}});
   json events = json::array();
   for (size_t i = 0; i < v.events.size(); ++i) {
     json e = eventJson(t, v.events[i]);
@@ -147,7 +145,7 @@ json violationWitnessJson(const trace::Trace &t,
           {"property_file", p.file},    {"pattern", property::toString(pat)},
           {"pattern_index", v.pattern}, {"binding", bindingJson(v)},
           {"events", events},           {"observed", v.observed},
-          {"witness", v.witness},       {"steps", steps}};
+          {"witness", v.witness},       {"steps", stepsJson(v.steps)}};
 }
 
 bool writeViolationWitnessFiles(const std::string &dir, const trace::Trace &t,

@@ -12,13 +12,6 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-json stepsJson(const std::vector<analysis::Step> &steps) {
-  json out = json::array();
-  for (const auto &s : steps)
-    out.push_back({{"event", s.event}, {"half", s.half}});
-  return out;
-}
-
 Expected<bool> writeJson(const std::string &path, const json &j) {
   return writeWholeFile(path, "witness file", jsonText(j) + "\n");
 }

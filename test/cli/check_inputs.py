@@ -187,6 +187,101 @@ def case_inconsistent():
     check(rc == 0, f"check-witness: exit {rc}: {out} {err}")
 
 
+def case_witness_halves():
+    """Item 2: one reading of wait halves. In deadlock 4 8 11 of
+    wait_half_needed.rpt.txt the blocked wait's release half is needed by
+    another thread's acquisition; a report that lists events only (no
+    "steps", as reports had) used to be rejected by check-witness ("first
+    half already executed"). Both forms are valid, in a report and in a
+    --witness-dir file."""
+    trace = os.path.join(INPUTS, "deadlock", "wait_half_needed.rpt.txt")
+    wdir = os.path.join(W, "w")
+    rc, out, err = rp("analyze", "--deadlocks", "--all-pairs", "--format",
+                      "json", "--witness-dir", wdir, trace)
+    j = json.loads(out)
+    steps = {tuple(b["event"] for b in d["blocked"]): d.get("steps")
+             for d in j["deadlocks"]}
+    check(steps[(4, 8, 11)] and {"event": 8, "half": True} in
+          steps[(4, 8, 11)], f"the report has no steps with 8's half: {steps}")
+    for d in j["deadlocks"]:
+        d.pop("steps", None)
+    events_only = os.path.join(W, "events_only.json")
+    with open(events_only, "w") as f:
+        json.dump(j, f)
+    rc, out, err = rp("check-witness", trace, events_only)
+    check(rc == 0 and "3 of 3 witnesses valid" in out,
+          f"events-only report: exit {rc}: {out}{err}")
+    with open(os.path.join(wdir, "deadlock-4-8-11.json")) as f:
+        w = json.load(f)
+    del w["steps"]
+    file_only = os.path.join(W, "deadlock-events-only.json")
+    with open(file_only, "w") as f:
+        json.dump(w, f)
+    rc, out, err = rp("check-witness", trace, file_only)
+    check(rc == 0, f"events-only witness file: exit {rc}: {out}{err}")
+
+
+def case_witness_schema():
+    """Item 8 (and item 6's report whose races are not a list): one schema,
+    read strictly by check-witness and replay alike. 2^64, -1 and a string
+    are no event index, an unknown kind is refused, "steps" and "witness"
+    must be one schedule; each is exit 2 naming the field (exit 1 for a
+    well-formed witness that does not hold), and replay refuses the same
+    files with the same reason before running anything."""
+    trace = os.path.join(INPUTS, "paper", "huang_fig2_case1.rpt.txt")
+    wdir = os.path.join(W, "w")
+    rp("analyze", trace, "--witness-dir", wdir)
+    name = sorted(os.listdir(wdir))[0]
+    with open(os.path.join(wdir, name)) as f:
+        good = json.load(f)
+
+    def variant(tag, change):
+        w = json.loads(json.dumps(good))
+        change(w)
+        path = os.path.join(W, tag + ".json")
+        with open(path, "w") as f:
+            f.write(json.dumps(w).replace('"BIG"', "18446744073709551616"))
+        return path
+
+    def set_witness0(value):
+        return lambda w: w["witness"].__setitem__(0, value)
+    for tag, change, msg in [
+            ("big", set_witness0("BIG"),
+             "witness[0]: 1.8446744073709552e+19 is not an event index"),
+            ("negative", set_witness0(-1), "witness[0]: -1 is not an event "
+                                           "index"),
+            ("uint32max", set_witness0(4294967295),
+             "witness[0]: 4294967295 is not an event index"),
+            ("text", set_witness0("3"), 'witness[0]: "3" is not an event '
+                                        "index"),
+            ("bogus", lambda w: w.__setitem__("kind", "bogus"),
+             'not a racepredict report or witness file (unknown witness '
+             'kind "bogus")'),
+            ("no_second", lambda w: w.pop("second"), "second: missing"),
+            ("half_type", lambda w: w["steps"][0].__setitem__("half", 1),
+             "steps[0].half: expected true or false, got 1")]:
+        path = variant(tag, change)
+        for cmd in (["check-witness", trace, path],
+                    ["replay", "--trace", trace, "--schedule", path, "--",
+                     "/bin/true"]):
+            expect(cmd, 2, f"{path}: {msg}")
+    # Well-formed, but "steps" and "witness" disagree: invalid (exit 1)
+    # for check-witness, refused by replay, for the same reason.
+    path = variant("two_schedules",
+                   lambda w: w["witness"].insert(0, w["witness"][0]))
+    rc, out, err = rp("check-witness", trace, path)
+    why = '"steps" and "witness" are not the same schedule'
+    check(rc == 1 and f"invalid witness: {why}" in out,
+          f"two schedules: exit {rc}: {out}{err}")
+    expect(["replay", "--trace", trace, "--schedule", path, "--",
+            "/bin/true"], 2, why)
+    report = os.path.join(W, "races_not_a_list.json")
+    with open(report, "w") as f:
+        json.dump({"tool": "racepredict", "races": 5}, f)
+    expect(["check-witness", trace, report], 2,
+           f"{report}: 'races' is not a list (the number 5)")
+
+
 CASES = {n[len("case_"):]: f for n, f in globals().items()
          if n.startswith("case_")}
 

@@ -11,7 +11,6 @@
 #include "commands.h"
 #include "program_input.h"
 #include "scratch_dir.h"
-#include "witness_input.h"
 
 #include "racepredict/replay/replay_driver.h"
 #include "racepredict/report/run_report.h"
