@@ -282,6 +282,34 @@ def case_witness_schema():
            f"{report}: 'races' is not a list (the number 5)")
 
 
+def case_tsan_suppressions():
+    """Item 10: a TSan suppression file is accepted: race_top applies to the
+    accesses' own frames (both races of latin1_names.rpt.txt are in
+    journal_d\xe9but), the kinds racepredict never reports are ignored with
+    a warning naming the line; an unknown type is still an error."""
+    supp = bad("tsan.supp")
+    rc, out, err = rp("analyze", bad("latin1_names.rpt.txt"), "--suppressions",
+                      supp)
+    check(rc == 0, f"exit {rc}, want 0 (both races suppressed): {err}")
+    for line, rule, why in [
+            (4, "called_from_lib:libgio-2.0.so",
+             "calls from libraries not built with racepredict-cc are never "
+             "recorded"),
+            (5, "thread:worker_pool_start", "racepredict reports no thread "
+                                            "leaks"),
+            (6, "mutex:^legacy_", "racepredict reports no mutex misuse"),
+            (7, "signal:on_sigterm", "racepredict reports no signal-unsafe "
+                                     "calls")]:
+        want = f"{supp}:{line}: warning: '{rule}' ignored: {why}"
+        check(want in err, f"stderr lacks {want!r}: {err!r}")
+    check(f"2 findings suppressed by {supp}" in err, f"stderr: {err!r}")
+    typo = os.path.join(W, "typo.supp")
+    with open(typo, "w") as f:
+        f.write("race:x\nrce:y\n")
+    expect(["analyze", FIG1, "--suppressions", typo], 2,
+           f"{typo}:2: unknown suppression type 'rce'")
+
+
 CASES = {n[len("case_"):]: f for n, f in globals().items()
          if n.startswith("case_")}
 

@@ -74,6 +74,8 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     auto s = report::Suppressions::load(o.suppressions);
     if (!s)
       return s.error();
+    for (const std::string &w : s->warnings())
+      std::cerr << "racepredict: " << w << "\n";
     supp = std::move(*s);
   }
   if (!o.dumpSmt2.empty()) {

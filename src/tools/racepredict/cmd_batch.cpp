@@ -172,6 +172,8 @@ int runBatch(const BatchArgs &a) {
     auto s = report::Suppressions::load(a.suppressions);
     if (!s)
       return fail(s.error().message);
+    for (const std::string &w : s->warnings())
+      std::cerr << "racepredict batch: " << w << "\n";
     supp = std::move(*s);
   }
   report::Baseline base;
