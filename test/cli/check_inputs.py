@@ -310,6 +310,40 @@ def case_tsan_suppressions():
            f"{typo}:2: unknown suppression type 'rce'")
 
 
+def case_out_of_memory():
+    """Item 6: running out of memory is said as such (what it was doing, on
+    which trace, the peak and the limit) with exit 4 (inconclusive), in
+    seconds, never exit 3 or a crash: every --all-pairs race of a
+    300,000-event trace without synchronisation (millions of racing pairs,
+    each with a witness) under a 150 MB address-space limit."""
+    import random
+    import resource
+    rnd = random.Random(1)
+    trace = os.path.join(W, "counters.rpt.txt")
+    values = {}
+    with open(trace, "w") as f:
+        f.write("t0 begin\nt0 fork t1\nt0 fork t2\nt1 begin\nt2 begin\n")
+        for _ in range(300000):
+            t, loc = rnd.choice("12"), f"slot{rnd.randrange(1000)}"
+            if rnd.random() < 0.5:
+                values[loc] = rnd.randrange(5)
+                f.write(f"t{t} wr {loc} {values[loc]}\n")
+            else:
+                f.write(f"t{t} rd {loc} {values.setdefault(loc, 0)}\n")
+        f.write("t1 end\nt2 end\nt0 join t1\nt0 join t2\nt0 end\n")
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (150 << 20, 150 << 20))
+    r = subprocess.run([RP, "analyze", "--all-pairs", trace],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                       timeout=300, preexec_fn=limit)
+    err = r.stderr.decode()
+    want = (f" {trace} (300010 events, 3 threads) (peak resident ")
+    check(r.returncode == 4 and err.startswith("racepredict: out of memory "
+                                               "while ") and want in err and
+          "the limit is 150 MB" in err, f"exit {r.returncode}, stderr {err!r}")
+
+
 CASES = {n[len("case_"):]: f for n, f in globals().items()
          if n.startswith("case_")}
 

@@ -3,6 +3,7 @@
 
 #include "racepredict/property/parser.h"
 #include "racepredict/report/suppressions.h"
+#include "racepredict/support/memory.h"
 #include "racepredict/trace/validate.h"
 
 #include <CLI/CLI.hpp>
@@ -13,6 +14,14 @@
 #include <iostream>
 
 namespace racepredict::tool {
+
+namespace {
+
+/// What indexing costs beyond the events themselves: about 23 bytes per
+/// event (55 with the 32-byte event records, README "Long traces").
+constexpr uint64_t kIndexBytesPerEvent = 23;
+
+} // namespace
 
 void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
   cmd->add_flag("--races", o.races,
@@ -95,6 +104,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     res.properties.insert(res.properties.end(), ps->begin(), ps->end());
   }
   auto loadStart = std::chrono::steady_clock::now();
+  setActivity("reading " + o.trace);
   auto t = trace::readTraceFile(o.trace, ro, &res.readInfo);
   res.loadSeconds = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - loadStart)
@@ -115,7 +125,20 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
              : ": the trace is not a sequentially consistent run "
                "(`racepredict check-trace` lists every inconsistency; "
                "--allow-inconsistent analyses it anyway)")};
+  std::string what = o.trace + " (" + std::to_string(t->events.size()) +
+                     " events, " + std::to_string(t->numThreads()) +
+                     " threads)";
+  // Said before the analysis starts, not as an allocation failure hours
+  // later. An estimate, biased to let through what might fit (the resident
+  // size undercounts the address space a limit counts).
+  if (auto why = memoryShortfall(t->events.size() * kIndexBytesPerEvent,
+                                 peakResidentBytes(), memoryLimitBytes()))
+    return Error{"not enough memory to index " + what + ": " + *why +
+                     " (give it more, or record fewer events: "
+                     "RACEPREDICT_OPTIONS max_events=N)",
+                 true};
   res.trace = std::make_unique<trace::Trace>(std::move(*t));
+  setActivity("indexing " + what);
   res.index = std::make_unique<analysis::TraceIndex>(*res.trace);
   solver::RaceOptions opts;
   opts.allPairs = o.allPairs;
@@ -129,9 +152,12 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   opts.window = o.window;
   opts.budgetSeconds = o.budgetSeconds;
   opts.wholeTrace = o.wholeTrace;
-  if (o.doRaces())
+  if (o.doRaces()) {
+    setActivity("predicting the races of " + what);
     res.races = solver::predictRaces(*res.index, opts);
+  }
   if (o.doDeadlocks()) {
+    setActivity("predicting the deadlocks of " + what);
     solver::DeadlockOptions dopt;
     dopt.allCycles = o.allPairs;
     dopt.timeoutMs = o.timeoutMs;
@@ -148,6 +174,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     popt.rlimit = o.rlimit;
     popt.noFilters = o.noFilters;
     popt.dumpSmt2Dir = o.dumpSmt2;
+    setActivity("predicting the property violations of " + what);
     res.violations =
         solver::predictViolations(*res.index, res.properties, popt);
     for (const std::string &w : res.violations.warnings)
@@ -155,6 +182,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   }
   res.suppressed = report::removeSuppressed(supp, *res.trace, *res.index,
                                             res.races, &res.deadlocks);
+  setActivity("writing the report on " + what);
   return res;
 }
 

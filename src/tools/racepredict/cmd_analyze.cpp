@@ -32,7 +32,7 @@ int runAnalyze(const AnalyzeArgs &a) {
   auto res = runAnalysis(o);
   if (!res) {
     std::cerr << "racepredict: " << res.error().message << "\n";
-    return kExitInput;
+    return res.error().resource ? kExitInconclusive : kExitInput;
   }
   const trace::Trace *t = res->trace.get();
   const analysis::TraceIndex &idx = *res->index;

@@ -205,7 +205,7 @@ int runRun(RunArgs a) {
   auto res = runAnalysis(a.analysis);
   if (!res) {
     std::cerr << "racepredict: " << res.error().message << "\n";
-    return kExitInput;
+    return res.error().resource ? kExitInconclusive : kExitInput;
   }
   const trace::Trace &t = *res->trace;
   const analysis::TraceIndex &idx = *res->index;

@@ -2,6 +2,7 @@
 #include "commands.h"
 
 #include "racepredict/support/file_io.h"
+#include "racepredict/support/memory.h"
 #include "racepredict/support/utf8.h"
 
 #include <spdlog/sinks/stdout_sinks.h>
@@ -11,6 +12,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 
 namespace racepredict::tool {
@@ -42,6 +44,8 @@ int main(int argc, char **argv) {
       errFilter(std::cerr.rdbuf());
   std::cout.rdbuf(&outFilter);
   std::cerr.rdbuf(&errFilter);
+  // Running out of memory is said as such, in any thread (support/memory.h).
+  racepredict::installOutOfMemoryHandler();
   int exitCode = kExitClean;
   addAnalyzeCommand(app, exitCode);
   addConvertCommand(app, exitCode);
@@ -56,7 +60,13 @@ int main(int argc, char **argv) {
     // --help and --version are "errors" with exit code 0 in CLI11.
     int rc = app.exit(e);
     exitCode = rc == 0 ? kExitClean : kExitInput;
+  } catch (const std::filesystem::filesystem_error &e) {
+    // A path the system refused (it names it): the environment's problem.
+    std::cerr << "racepredict: " << e.what() << "\n";
+    exitCode = kExitInput;
   } catch (const std::exception &e) {
+    // Exit 3 is for our own bugs only: every input and resource problem
+    // has its own message and status before it gets here.
     std::cerr << "racepredict: internal error: " << e.what() << "\n";
     exitCode = kExitInternal;
   }
