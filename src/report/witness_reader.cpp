@@ -242,11 +242,6 @@ Expected<json> parseJsonFile(const std::string &path) {
     // parse_error names the line and column ("at line 3, column 9").
     return Error{path + ": not valid JSON: " + e.what()};
   }
-  if (!j.is_object())
-    return Error{path +
-                 ": expected a JSON object (a report or a witness "
-                 "file), got " +
-                 Reader::typeName(j)};
   return j;
 }
 
@@ -269,11 +264,13 @@ Expected<WitnessSpec> fileWitness(const json &j, const std::string &path) {
 
 } // namespace
 
-Expected<std::vector<WitnessSpec>> readWitnesses(const std::string &path) {
-  auto parsed = parseJsonFile(path);
-  if (!parsed)
-    return parsed.error();
-  const json &j = *parsed;
+Expected<std::vector<WitnessSpec>> parseWitnesses(const json &j,
+                                                  const std::string &path) {
+  if (!j.is_object())
+    return Error{path +
+                 ": expected a JSON object (a report or a witness "
+                 "file), got " +
+                 Reader::typeName(j)};
   std::vector<WitnessSpec> out;
   if (isReport(j)) {
     for (auto [key, kind] : {std::pair{"races", WitnessKind::Race},
@@ -303,10 +300,20 @@ Expected<std::vector<WitnessSpec>> readWitnesses(const std::string &path) {
   return out;
 }
 
+Expected<std::vector<WitnessSpec>> readWitnesses(const std::string &path) {
+  auto parsed = parseJsonFile(path);
+  if (!parsed)
+    return parsed.error();
+  return parseWitnesses(*parsed, path);
+}
+
 Expected<WitnessSpec> readWitnessFile(const std::string &path) {
   auto parsed = parseJsonFile(path);
   if (!parsed)
     return parsed.error();
+  if (!parsed->is_object())
+    return Error{path + ": expected a JSON object (a witness file), got " +
+                 Reader::typeName(*parsed)};
   if (isReport(*parsed))
     return Error{path + ": a report, not a witness file (`analyze "
                         "--witness-dir DIR` writes one per finding)"};

@@ -65,7 +65,12 @@ bool parseInt(const std::string &s, int64_t *out) {
   auto res = std::from_chars(b, e, v, base);
   if (res.ec != std::errc() || res.ptr != e || b == e)
     return false;
-  *out = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  // Decimal is a signed 64-bit value (-2^63 .. 2^63-1); hex is its bit
+  // pattern (0xffffffffffffffff is -1), as values of any width are stored.
+  constexpr uint64_t kMinMagnitude = uint64_t{1} << 63;
+  if (neg ? v > kMinMagnitude : base == 10 && v >= kMinMagnitude)
+    return false;
+  *out = static_cast<int64_t>(neg ? 0 - v : v);
   return true;
 }
 
@@ -229,9 +234,10 @@ private:
     if (!file || !fn)
       return std::nullopt;
     int64_t line = 0, col = 0;
-    if (!parseInt(parts[1], &line) || line < 0)
+    if (!parseInt(parts[1], &line) || line < 0 || line > UINT32_MAX)
       return std::nullopt;
-    if (parts.size() == 3 && (!parseInt(parts[2], &col) || col < 0))
+    if (parts.size() == 3 &&
+        (!parseInt(parts[2], &col) || col < 0 || col > UINT32_MAX))
       return std::nullopt;
     std::string key = tok;
     auto it = srcCache_.find(key);

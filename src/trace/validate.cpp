@@ -248,8 +248,11 @@ void Validator::wait(EventId i, const Event &e) {
       fail(i, what(e) + " is matched to signal " + std::to_string(e.extra) +
                   ", which already woke another wait");
   }
+  // The return half re-acquires the lock: messages name the lock (obj of
+  // an acquire), not the condition.
   Event reacq = e;
   reacq.kind = EventKind::Acquire;
+  reacq.obj = lock;
   if (take(i, reacq, lock, false))
     l.depth = depth;
 }

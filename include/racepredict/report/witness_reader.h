@@ -76,6 +76,12 @@ struct WitnessSpec {
 Expected<WitnessSpec> parseWitness(const nlohmann::json &j, WitnessKind kind,
                                    const std::string &where);
 
+/// Every witness of the JSON `j` (read from `path`): a report's races,
+/// deadlocks and violations (each must be a list), or the one witness of a
+/// --witness-dir file (its "kind" must be race, deadlock or violation).
+Expected<std::vector<WitnessSpec>> parseWitnesses(const nlohmann::json &j,
+                                                  const std::string &path);
+
 /// Every witness of `path`: a report's races, deadlocks and violations (each
 /// must be a list), or the one witness of a --witness-dir file (its "kind"
 /// must be race, deadlock or violation). The JSON's own errors name the
