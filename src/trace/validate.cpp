@@ -39,8 +39,9 @@ private:
   void fail(EventId e, std::string msg) { add(e, std::move(msg), false); }
   /// A trace the analysis cannot use: a thread's life out of order, or a
   /// must-happen-before edge (fork, join, notify, barrier arrival,
-  /// dependence) pointing backwards in the observed order, which every
-  /// one-pass computation over it (analysis/mhb.cpp) takes for granted.
+  /// dependence, a wait's release half before the notify that wakes it)
+  /// pointing backwards in the observed order, which every one-pass
+  /// computation over it (analysis/mhb.cpp, the slicer) takes for granted.
   void failStructure(EventId e, std::string msg) {
     add(e, std::move(msg), true);
   }
@@ -241,8 +242,9 @@ void Validator::wait(EventId i, const Event &e) {
           i, what(e) + " is matched to event " + std::to_string(e.extra) +
                  ", which is not an earlier signal or broadcast of it");
     else if (before != kNone && e.extra < before)
-      fail(i, what(e) + " is matched to notify " + std::to_string(e.extra) +
-                  ", which precedes the waiting thread's previous event");
+      failStructure(
+          i, what(e) + " is matched to notify " + std::to_string(e.extra) +
+                 ", which precedes the waiting thread's previous event");
     else if (n->kind == EventKind::Signal &&
              !signalsUsed_.insert(e.extra).second)
       fail(i, what(e) + " is matched to signal " + std::to_string(e.extra) +
