@@ -162,7 +162,10 @@ def case_inconsistent():
         ("forked_twice", "6: event 3: fork t2: the thread was already "
                          "forked"),
         ("fork_cycle", "3: event 1: fork t1 comes after the child's first "
-                       "event 0")]:
+                       "event 0"),
+        ("notify_before_wait", "18: event 9: wait c is matched to notify 6, "
+                               "which precedes the waiting thread's previous "
+                               "event")]:
         trace = bad(name + ".rpt.txt")
         for flags in (["--races"], ["--deadlocks"], ["--races", "--deadlocks"],
                       ["--allow-inconsistent", "--races", "--deadlocks"]):
