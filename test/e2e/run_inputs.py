@@ -6,7 +6,7 @@ Modes:
            `compteur_caf\\xE9.c`, with Latin-1 comments on the racing lines):
            `run --format json|sarif|text` exits 1 with the confirmed race at
            both anchors, the file written `\\xE9` (a percent-encoded URI in
-           SARIF); `batch` keeps the test's confirmed race in its JSON,
+           SARIF); `replay` prints its steps so too; `batch` keeps the test's confirmed race in its JSON,
            JUnit and SARIF, and a baseline it writes recognises the race
            the next night (0 new).
 
@@ -78,12 +78,24 @@ def latin1(a):
     check(uris and all(u.endswith("compteur_caf%E9.c") for u in uris),
           f"run sarif: URIs {uris}")
 
-    r = run([a.racepredict, "run", "--", exe])
+    wdir = os.path.join(a.workdir, "witnesses")
+    r = run([a.racepredict, "run", "--witness-dir", wdir, "--", exe])
     check(r.returncode == 1, f"run text: exit {r.returncode}")
     text = r.stdout.decode("utf-8")  # must be UTF-8
     check(f"compteur_caf\\xE9.c:{lines['B']}" in text and
           "/* compt\\xE9 sans verrou */" in text,
           f"run text: no escaped file or source line in {text!r}")
+
+    # replay prints every step with its source line, as UTF-8 too (the
+    # step lines: the runtime's own verdict line names files as they are).
+    witness = os.path.join(wdir, next(f for f in sorted(os.listdir(wdir))
+                                      if f.startswith("race-")))
+    r = run([a.racepredict, "replay", "--schedule", witness, "--", exe])
+    steps = [ln.decode("utf-8") for ln in r.stderr.splitlines()
+             if ln.startswith(b"racepredict replay: [")]
+    check(r.returncode == 1 and
+          any("/* compt\\xE9 sans verrou */" in ln for ln in steps),
+          f"replay: exit {r.returncode}, steps {steps!r}")
 
     cmds = os.path.join(a.workdir, "tests.txt")
     with open(cmds, "w") as f:
