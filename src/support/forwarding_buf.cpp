@@ -20,11 +20,11 @@ ForwardingBuf::int_type ForwardingBuf::overflow(int_type c) {
   if (traits_type::eq_int_type(c, traits_type::eof()))
     return traits_type::not_eof(c);
   char ch = traits_type::to_char_type(c);
-  return put(&ch, 1) ? c : traits_type::eof();
+  return forward(&ch, 1) ? c : traits_type::eof();
 }
 
 std::streamsize ForwardingBuf::xsputn(const char *s, std::streamsize n) {
-  return put(s, static_cast<size_t>(n)) ? n : 0;
+  return forward(s, static_cast<size_t>(n)) ? n : 0;
 }
 
 int ForwardingBuf::sync() {

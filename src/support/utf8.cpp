@@ -160,7 +160,7 @@ std::string jsonText(nlohmann::ordered_json j, int indent) {
   return j.dump(indent);
 }
 
-bool Utf8Filter::feed(const char *s, size_t n) {
+bool Utf8Filter::forward(const char *s, size_t n) {
   // Reports are mostly ASCII: forward those writes as they are.
   bool ascii = pending_.empty();
   for (size_t i = 0; ascii && i < n; ++i)
@@ -187,17 +187,6 @@ bool Utf8Filter::flushPending() {
   escapeInto(out, pending_, false);
   pending_.clear();
   return put(out.data(), out.size());
-}
-
-Utf8Filter::int_type Utf8Filter::overflow(int_type c) {
-  if (traits_type::eq_int_type(c, traits_type::eof()))
-    return traits_type::not_eof(c);
-  char ch = traits_type::to_char_type(c);
-  return feed(&ch, 1) ? c : traits_type::eof();
-}
-
-std::streamsize Utf8Filter::xsputn(const char *s, std::streamsize n) {
-  return feed(s, static_cast<size_t>(n)) ? n : 0;
 }
 
 } // namespace racepredict

@@ -25,6 +25,8 @@ public:
 protected:
   /// Writes all of `s` to the underlying buffer; false if it did not.
   bool put(const char *s, size_t n);
+  /// Every write comes here; a filter (Utf8Filter) changes what is put.
+  virtual bool forward(const char *s, size_t n) { return put(s, n); }
 
   int_type overflow(int_type c) override;
   std::streamsize xsputn(const char *s, std::streamsize n) override;

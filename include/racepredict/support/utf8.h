@@ -57,13 +57,10 @@ public:
   bool flushPending();
 
 protected:
-  int_type overflow(int_type c) override;
-  std::streamsize xsputn(const char *s, std::streamsize n) override;
+  /// Writes the valid part of pending_ + s, keeps an incomplete tail.
+  bool forward(const char *s, size_t n) override;
 
 private:
-  /// Writes the valid part of pending_ + s, keeps an incomplete tail.
-  bool feed(const char *s, size_t n);
-
   std::string pending_;
 };
 

@@ -10,7 +10,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <iostream>
