@@ -28,7 +28,9 @@ def main():
     a = ap.parse_args()
     run = os.path.join(root, "test", "fuzz", "run_fuzzers.sh")
     fuzz_dir = os.path.join(a.build, "fuzz")
-    if subprocess.run([run, "build", fuzz_dir]).returncode != 0:
+    # The build's output goes to stderr: stdout is the table.
+    if subprocess.run([run, "build", fuzz_dir],
+                      stdout=sys.stderr).returncode != 0:
         sys.exit("building the fuzzers failed")
     commit = subprocess.run(["git", "-C", root, "rev-parse", "--short",
                              "HEAD"], capture_output=True, text=True).stdout
