@@ -7,6 +7,7 @@
 #include "racepredict/batch/batch_report.h"
 
 #include "racepredict/report/signature.h"
+#include "racepredict/support/utf8.h"
 
 #include <sstream>
 
@@ -14,46 +15,31 @@ namespace racepredict::batch {
 
 namespace {
 
-/// XML 1.0 text: escaped, control characters dropped, invalid UTF-8 bytes
-/// replaced by '?' (test output can contain anything).
+/// XML 1.0 text: escaped, control characters dropped, bytes that are not
+/// UTF-8 written as `\xHH` as in every other report (support/utf8.h).
 std::string xmlEscape(const std::string &s) {
   std::string out;
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        if (c >= 0x20 || c == '\n' || c == '\t' || c == '\r')
-          out += static_cast<char>(c);
-      }
-      ++i;
-      continue;
-    }
-    size_t len = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-    bool ok = len && i + len <= s.size();
-    for (size_t k = 1; ok && k < len; ++k)
-      ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-    if (ok) {
-      out.append(s, i, len);
-      i += len;
-    } else {
-      out += '?';
-      ++i;
+  for (char ch : escapeNonUtf8(s)) {
+    switch (ch) {
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&apos;";
+      break;
+    default:
+      if (static_cast<unsigned char>(ch) >= 0x20 || ch == '\n' || ch == '\t' ||
+          ch == '\r')
+        out += ch;
     }
   }
   return out;

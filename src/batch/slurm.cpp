@@ -3,6 +3,7 @@
 
 #include "racepredict/batch/classify.h"
 #include "racepredict/batch/process.h"
+#include "racepredict/support/file_io.h"
 
 #include <cmath>
 #include <filesystem>
@@ -57,14 +58,9 @@ Expected<bool> writePartial(const std::string &path,
   // Write then rename: the submitter polls for the file and must never see
   // half of it.
   std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out)
-      return Error{"cannot write '" + tmp + "'"};
-    out << j.dump() << "\n";
-    if (!out)
-      return Error{"cannot write '" + tmp + "'"};
-  }
+  if (auto w = writeWholeFile(tmp, "partial result", jsonText(j, -1) + "\n");
+      !w)
+    return w.error();
   std::error_code ec;
   fs::rename(tmp, path, ec);
   if (ec)
@@ -133,23 +129,17 @@ Expected<SlurmOutcome> runOnSlurm(const std::vector<TestSpec> &tests,
     for (const auto &s : chunks[i])
       arr.push_back(specJson(s));
     std::string path = cfg.workDir + "/chunk-" + std::to_string(i) + ".json";
-    std::ofstream out(path);
-    out << json{{"tool", "racepredict"},
-                {"kind", "batch-chunk"},
-                {"tests", arr}}
-               .dump(1)
-        << "\n";
-    if (!out)
-      return Error{"--slurm: cannot write '" + path + "'"};
+    json chunk{
+        {"tool", "racepredict"}, {"kind", "batch-chunk"}, {"tests", arr}};
+    if (auto w = writeWholeFile(path, "Slurm chunk", jsonText(chunk, 1) + "\n");
+        !w)
+      return Error{"--slurm: " + w.error().message};
     fs::remove(cfg.workDir + "/partial-" + std::to_string(i) + ".json", ec);
   }
   std::string script = cfg.workDir + "/job.sh";
-  {
-    std::ofstream out(script);
-    out << sbatchScript(cfg);
-    if (!out)
-      return Error{"--slurm: cannot write '" + script + "'"};
-  }
+  if (auto w = writeWholeFile(script, "Slurm job script", sbatchScript(cfg));
+      !w)
+    return Error{"--slurm: " + w.error().message};
   ProcessSpec p;
   p.argv = {"sbatch",
             "--wait",

@@ -2,6 +2,7 @@
 #include "racepredict/batch/test_spec.h"
 
 #include "racepredict/batch/process.h"
+#include "racepredict/support/file_io.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -98,9 +99,10 @@ Expected<std::vector<TestSpec>> discoverCTest(const std::string &buildDir) {
 }
 
 Expected<std::vector<TestSpec>> parseCommandsFile(const std::string &path) {
-  std::ifstream in(path);
-  if (!in)
-    return Error{"cannot open commands file '" + path + "'"};
+  auto opened = openInput(path, "commands file", std::ios::in);
+  if (!opened)
+    return opened.error();
+  std::ifstream &in = *opened;
   std::string dir = fs::absolute(path).parent_path().string();
   std::vector<TestSpec> out;
   std::map<std::string, int> seen;

@@ -9,6 +9,7 @@
 
 #include "builtins.h"
 #include "lexer.h"
+#include "racepredict/support/file_io.h"
 
 #include <algorithm>
 #include <fstream>
@@ -459,9 +460,10 @@ Expected<std::vector<Property>> parseProperties(const std::string &text,
 }
 
 Expected<std::vector<Property>> parsePropertyFile(const std::string &path) {
-  std::ifstream in(path);
-  if (!in)
-    return Error{"cannot open property file '" + path + "'"};
+  auto opened = openInput(path, "property file");
+  if (!opened)
+    return opened.error();
+  std::ifstream &in = *opened;
   std::stringstream ss;
   ss << in.rdbuf();
   return parseProperties(ss.str(), path);

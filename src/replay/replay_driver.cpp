@@ -2,9 +2,9 @@
 #include "racepredict/replay/replay_driver.h"
 
 #include "racepredict/abi/replay.h"
+#include "racepredict/support/file_io.h"
 
 #include <cstdio>
-#include <fstream>
 
 namespace racepredict::replay {
 
@@ -23,10 +23,13 @@ std::vector<std::string> replayOptions(const ReplayRequest &r) {
 Expected<ReplayOutcome> replaySchedule(const Schedule &s,
                                        const ReplayRequest &r) {
   {
-    std::ofstream out(r.schedulePath);
-    writeSchedule(s, out);
+    auto out = OutputFile::open(r.schedulePath, "schedule file",
+                                OutputFile::Kind::Binary);
     if (!out)
-      return Error{"cannot write the schedule file '" + r.schedulePath + "'"};
+      return out.error();
+    writeSchedule(s, out->stream());
+    if (auto w = out->finish(); !w)
+      return w.error();
   }
   std::remove(r.resultPath.c_str());
   RunSpec spec;

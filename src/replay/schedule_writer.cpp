@@ -1,6 +1,7 @@
 //===- replay/schedule_writer.cpp - The schedule file of docs/replay.md ---===//
 #include "racepredict/abi/replay.h"
 #include "racepredict/replay/schedule.h"
+#include "racepredict/support/utf8.h"
 
 #include <ostream>
 
@@ -25,6 +26,9 @@ std::string encodeField(const std::string &s) {
   return out;
 }
 
+// Descriptions are what the replaying program prints (docs/replay.md), so
+// they are UTF-8 like every report (support/utf8.h); file names stay bytes:
+// the runtime compares them with the program's own.
 void writeSchedule(const Schedule &s, std::ostream &out) {
   out << "RPSCHED " << RP_SCHEDULE_VERSION << "\n"
       << "kind "
@@ -47,8 +51,8 @@ void writeSchedule(const Schedule &s, std::ostream &out) {
     out << "step " << st.thread << " " << st.ordinal << " "
         << trace::opName(st.kind) << " " << (st.half ? 1 : 0) << " "
         << (st.noNotify ? 1 : 0) << " " << st.loc.line << " " << st.loc.column
-        << " " << encodeField(st.loc.file) << " " << encodeField(st.desc)
-        << "\n";
+        << " " << encodeField(st.loc.file) << " "
+        << encodeField(escapeNonUtf8(st.desc)) << "\n";
   for (const auto &w : s.wakes)
     out << "wake " << w.step << " " << w.thread << " " << w.ordinal << "\n";
   if (s.kind == Schedule::Kind::Race)
@@ -61,7 +65,7 @@ void writeSchedule(const Schedule &s, std::ostream &out) {
         << trace::opName(b.kind) << " " << analysis::blockKindName(b.on) << " "
         << b.loc.line << " " << b.loc.column << " " << encodeField(b.loc.file)
         << " " << opt(b.other) << " " << opt(b.otherOrdinal) << " "
-        << opt(b.ref) << " " << encodeField(b.desc) << "\n";
+        << opt(b.ref) << " " << encodeField(escapeNonUtf8(b.desc)) << "\n";
   out << "end\n";
 }
 

@@ -2,6 +2,7 @@
 #include "racepredict/report/baseline.h"
 
 #include "racepredict/report/signature.h"
+#include "racepredict/support/file_io.h"
 
 #include <nlohmann/json.hpp>
 
@@ -18,9 +19,10 @@ void Baseline::add(const std::string &signature, const BaselineEntry &e) {
 }
 
 Expected<Baseline> Baseline::load(const std::string &path) {
-  std::ifstream in(path);
-  if (!in)
-    return Error{"cannot open baseline '" + path + "'"};
+  auto opened = openInput(path, "baseline");
+  if (!opened)
+    return opened.error();
+  std::ifstream &in = *opened;
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
@@ -64,13 +66,7 @@ Expected<bool> Baseline::write(const std::string &path) const {
          {"kind", "baseline"},
          {"schema_version", 1},
          {"findings", findings}};
-  std::ofstream out(path);
-  if (!out)
-    return Error{"cannot write baseline '" + path + "'"};
-  out << j.dump(2) << "\n";
-  if (!out)
-    return Error{"cannot write baseline '" + path + "'"};
-  return true;
+  return writeWholeFile(path, "baseline", jsonText(j) + "\n");
 }
 
 } // namespace racepredict::report

@@ -189,6 +189,7 @@ json deadlocksJson(const trace::Trace &t, const solver::DeadlockResult &r,
                    {"cycle", cycleJson(t, d)},
                    {"blocked", blockedJson(t, d)},
                    {"witness", d.witness}});
+    addStepsWithHalves(out.back(), d.steps);
   }
   return out;
 }
@@ -197,9 +198,6 @@ json deadlockWitnessJson(const trace::Trace &t,
                          const solver::DeadlockFinding &d,
                          const analysis::TraceIndex &idx,
                          const std::string &tracePath) {
-  json steps = json::array();
-  for (const auto &s : d.steps)
-    steps.push_back({{"event", s.event}, {"half", s.half}});
   // Every thread's state after the witness, for a replayer: blocked at an
   // event, finished, or free to run (not part of the deadlock).
   std::vector<uint32_t> done(idx.numThreads(), 0);
@@ -229,7 +227,7 @@ json deadlockWitnessJson(const trace::Trace &t,
   return {{"tool", "racepredict"},   {"kind", "deadlock"},
           {"deadlock_kind", d.kind}, {"trace", tracePath},
           {"threads", threads},      {"blocked", blockedJson(t, d)},
-          {"witness", d.witness},    {"steps", steps},
+          {"witness", d.witness},    {"steps", stepsJson(d.steps)},
           {"state", state}};
 }
 

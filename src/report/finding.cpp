@@ -1,6 +1,8 @@
 //===- report/finding.cpp - Findings resolved to sites and JSON -----------===//
 #include "racepredict/report/finding.h"
 
+#include "racepredict/support/utf8.h"
+
 #include "racepredict/report/report.h"
 
 #include <set>
@@ -216,6 +218,10 @@ bool getField(const nlohmann::json &j, const char *key, T &out, bool required,
   }
   try {
     out = it->get<T>();
+    // Names are bytes: JSON spells a byte that is not UTF-8 `\xHH`
+    // (support/utf8.h); the finding holds the bytes again.
+    if constexpr (std::is_same_v<T, std::string>)
+      out = unescapeNonUtf8(out);
     return true;
   } catch (const nlohmann::json::exception &) {
     err = std::string("field '") + key + "' has the wrong type";

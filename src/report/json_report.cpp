@@ -1,6 +1,8 @@
 //===- report/json_report.cpp - The JSON report of DESIGN.md --------------===//
 #include "racepredict/report/report.h"
 
+#include <algorithm>
+
 namespace racepredict::report {
 
 using json = nlohmann::ordered_json;
@@ -43,6 +45,19 @@ json eventJson(const trace::Trace &t, trace::EventId e) {
   return j;
 }
 
+json stepsJson(const std::vector<analysis::Step> &steps) {
+  json out = json::array();
+  for (const auto &s : steps)
+    out.push_back({{"event", s.event}, {"half", s.half}});
+  return out;
+}
+
+void addStepsWithHalves(json &entry, const std::vector<analysis::Step> &steps) {
+  if (std::any_of(steps.begin(), steps.end(),
+                  [](const analysis::Step &s) { return s.half; }))
+    entry["steps"] = stepsJson(steps);
+}
+
 json raceReportJson(const trace::Trace &t, const solver::RaceResult &r,
                     const ReportContext &ctx) {
   json races = json::array();
@@ -51,6 +66,7 @@ json raceReportJson(const trace::Trace &t, const solver::RaceResult &r,
                      {"first", eventJson(t, f.first)},
                      {"second", eventJson(t, f.second)},
                      {"witness", f.witness}});
+    addStepsWithHalves(races.back(), f.steps);
   }
   json unknown = json::array();
   for (const auto &u : r.unknowns)

@@ -1,6 +1,8 @@
 //===- report/signature.cpp - Normalised finding signatures ---------------===//
 #include "racepredict/report/signature.h"
 
+#include "racepredict/support/utf8.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -47,9 +49,7 @@ std::string joinSorted(std::vector<std::string> keys) {
   return out;
 }
 
-} // namespace
-
-std::string findingSignature(const Finding &f, const std::string &sourceRoot) {
+std::string rawSignature(const Finding &f, const std::string &sourceRoot) {
   std::vector<std::string> keys;
   for (const auto &s : f.sites)
     keys.push_back(siteKey(s, sourceRoot));
@@ -69,6 +69,14 @@ std::string findingSignature(const Finding &f, const std::string &sourceRoot) {
     return kind + "|" + f.object + "|" + joinSorted(keys);
   }
   RACEPREDICT_UNREACHABLE("finding kind");
+}
+
+} // namespace
+
+std::string findingSignature(const Finding &f, const std::string &sourceRoot) {
+  // A signature is written to baselines and SARIF fingerprints and read
+  // back: text, so names that are not UTF-8 are escaped in it.
+  return escapeNonUtf8(rawSignature(f, sourceRoot));
 }
 
 std::string signatureFingerprint(const std::string &signature) {

@@ -1,13 +1,16 @@
 //===- report/suppressions.cpp - Parse and match suppression rules --------===//
 #include "racepredict/report/suppressions.h"
 
+#include "racepredict/support/file_io.h"
+
 #include <fstream>
 #include <istream>
 
 namespace racepredict::report {
 
 std::string Suppression::text() const {
-  return std::string(findingKindName(kind)) + ":" + pattern;
+  return std::string(topFrameOnly ? "race_top" : findingKindName(kind)) + ":" +
+         pattern;
 }
 
 namespace {
@@ -41,6 +44,21 @@ std::string trim(const std::string &s) {
     return "";
   size_t e = s.find_last_not_of(" \t\r");
   return s.substr(b, e - b + 1);
+}
+
+/// TSan's suppression types for reports racepredict never makes, and why
+/// a rule of that type can be ignored.
+const char *ignoredBecause(const std::string &type) {
+  if (type == "mutex")
+    return "racepredict reports no mutex misuse";
+  if (type == "thread")
+    return "racepredict reports no thread leaks";
+  if (type == "signal")
+    return "racepredict reports no signal-unsafe calls";
+  if (type == "called_from_lib")
+    return "calls from libraries not built with racepredict-cc are never "
+           "recorded";
+  return nullptr;
 }
 
 } // namespace
@@ -77,13 +95,23 @@ Expected<Suppressions> Suppressions::parse(std::istream &in,
                    line + "'"};
     std::string type = trim(line.substr(0, colon));
     std::string pattern = trim(line.substr(colon + 1));
-    auto kind = findingKindFromName(type);
-    if (!kind)
+    bool top = type == "race_top";
+    auto kind = top ? FindingKind::Race : findingKindFromName(type);
+    const char *ignored = ignoredBecause(type);
+    if (!kind && !ignored)
       return Error{where + "unknown suppression type '" + type +
-                   "' (racepredict knows race, deadlock and property)"};
+                   "' (racepredict knows race, race_top, deadlock and "
+                   "property, and ignores TSan's mutex, thread, signal and "
+                   "called_from_lib)"};
     if (pattern.empty() || pattern == "^" || pattern == "$" || pattern == "^$")
       return Error{where + "empty pattern after '" + type + ":'"};
-    out.rules_.push_back({*kind, pattern, name, lineNo});
+    if (ignored) {
+      out.warnings_.push_back(name + ":" + std::to_string(lineNo) +
+                              ": warning: '" + type + ":" + pattern +
+                              "' ignored: " + ignored);
+      continue;
+    }
+    out.rules_.push_back({*kind, pattern, name, lineNo, top});
   }
   if (in.bad())
     return Error{"cannot read suppressions file '" + name + "'"};
@@ -91,9 +119,10 @@ Expected<Suppressions> Suppressions::parse(std::istream &in,
 }
 
 Expected<Suppressions> Suppressions::load(const std::string &path) {
-  std::ifstream in(path);
-  if (!in)
-    return Error{"cannot open suppressions file '" + path + "'"};
+  auto opened = openInput(path, "suppressions file", std::ios::in);
+  if (!opened)
+    return opened.error();
+  std::ifstream &in = *opened;
   return parse(in, path);
 }
 
@@ -110,15 +139,14 @@ std::optional<size_t> Suppressions::match(const Finding &f) const {
     for (const Site &s : f.sites)
       if (templateMatch(r.pattern, s.function) ||
           templateMatch(r.pattern, s.file) ||
-          templateMatch(r.pattern, s.object))
+          (!r.topFrameOnly && templateMatch(r.pattern, s.object)))
         return i;
   }
   return std::nullopt;
 }
 
 size_t removeSuppressed(const Suppressions &s, const trace::Trace &t,
-                        const analysis::TraceIndex &,
-                        solver::RaceResult &races,
+                        const analysis::TraceIndex &, solver::RaceResult &races,
                         solver::DeadlockResult *deadlocks) {
   size_t removed = 0;
   std::vector<solver::RaceFinding> keptRaces;

@@ -1,8 +1,9 @@
 //===- report/violation_report.cpp - Property violations: text and JSON ---===//
 #include "racepredict/report/violation_report.h"
 
+#include "racepredict/support/file_io.h"
+
 #include <filesystem>
-#include <fstream>
 #include <ostream>
 
 namespace racepredict::report {
@@ -52,6 +53,7 @@ json violationsJson(const trace::Trace &t, const solver::PropertyResult &r,
                    {"events", events},
                    {"observed", v.observed},
                    {"witness", v.witness}});
+    addStepsWithHalves(out.back(), v.steps);
   }
   return out;
 }
@@ -132,9 +134,6 @@ json violationWitnessJson(const trace::Trace &t,
   const auto &v = r.violations[index];
   const property::Property &p = props[v.property];
   const property::Pattern &pat = p.patterns[v.pattern];
-  json steps = json::array();
-  for (const auto &s : v.steps)
-    steps.push_back({{"event", s.event}, {"half", s.half}});
   json events = json::array();
   for (size_t i = 0; i < v.events.size(); ++i) {
     json e = eventJson(t, v.events[i]);
@@ -146,7 +145,7 @@ json violationWitnessJson(const trace::Trace &t,
           {"property_file", p.file},    {"pattern", property::toString(pat)},
           {"pattern_index", v.pattern}, {"binding", bindingJson(v)},
           {"events", events},           {"observed", v.observed},
-          {"witness", v.witness},       {"steps", steps}};
+          {"witness", v.witness},       {"steps", stepsJson(v.steps)}};
 }
 
 bool writeViolationWitnessFiles(const std::string &dir, const trace::Trace &t,
@@ -158,10 +157,11 @@ bool writeViolationWitnessFiles(const std::string &dir, const trace::Trace &t,
   std::filesystem::create_directories(dir, ec);
   for (size_t i = 0; i < r.violations.size(); ++i) {
     std::string name = dir + "/violation-" + std::to_string(i) + ".json";
-    std::ofstream f(name);
-    f << violationWitnessJson(t, r, i, props, tracePath).dump(2) << "\n";
-    if (!f) {
-      *err = "cannot write '" + name + "'";
+    auto w = writeWholeFile(
+        name, "witness file",
+        jsonText(violationWitnessJson(t, r, i, props, tracePath)) + "\n");
+    if (!w) {
+      *err = w.error().message;
       return false;
     }
   }

@@ -4,6 +4,7 @@
 // codeFlow, one threadFlow per thread, the pattern's steps `essential`),
 // appended to the log sarifReport built, under a rule of their own.
 //
+#include "racepredict/report/finding_sarif.h"
 #include "racepredict/report/violation_report.h"
 
 #include <algorithm>
@@ -25,9 +26,10 @@ json physical(const trace::Trace &t, trace::EventId e, const std::string &msg) {
     json region{{"startLine", std::max<uint32_t>(1, src.line)}};
     if (src.column)
       region["startColumn"] = src.column;
-    std::string uri = src.file[0] == '/' ? "file://" + src.file : src.file;
-    loc["physicalLocation"] = {{"artifactLocation", {{"uri", uri}}},
-                               {"region", region}};
+    // The URI as every other SARIF result spells it (percent-encoded).
+    loc["physicalLocation"] = {
+        {"artifactLocation", artifactLocation(src.file, "")},
+        {"region", region}};
   }
   json logical = json::array();
   if (!src.function.empty())

@@ -2,9 +2,9 @@
 #include "racepredict/report/witness_file.h"
 
 #include "racepredict/report/report.h"
+#include "racepredict/support/file_io.h"
 
 #include <filesystem>
-#include <fstream>
 
 namespace racepredict::report {
 
@@ -12,19 +12,8 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-json stepsJson(const std::vector<analysis::Step> &steps) {
-  json out = json::array();
-  for (const auto &s : steps)
-    out.push_back({{"event", s.event}, {"half", s.half}});
-  return out;
-}
-
 Expected<bool> writeJson(const std::string &path, const json &j) {
-  std::ofstream out(path);
-  out << j.dump(2) << "\n";
-  if (!out)
-    return Error{"cannot write witness file '" + path + "'"};
-  return true;
+  return writeWholeFile(path, "witness file", jsonText(j) + "\n");
 }
 
 } // namespace

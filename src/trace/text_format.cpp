@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <fstream>
 #include <istream>
 #include <ostream>
 #include <sstream>
@@ -68,7 +67,12 @@ bool parseInt(const std::string &s, int64_t *out) {
   auto res = std::from_chars(b, e, v, base);
   if (res.ec != std::errc() || res.ptr != e || b == e)
     return false;
-  *out = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+  // Decimal is a signed 64-bit value (-2^63 .. 2^63-1); hex is its bit
+  // pattern (0xffffffffffffffff is -1), as values of any width are stored.
+  constexpr uint64_t kMinMagnitude = uint64_t{1} << 63;
+  if (neg ? v > kMinMagnitude : base == 10 && v >= kMinMagnitude)
+    return false;
+  *out = static_cast<int64_t>(neg ? 0 - v : v);
   return true;
 }
 
@@ -281,9 +285,10 @@ private:
     if (!file || !fn)
       return std::nullopt;
     int64_t line = 0, col = 0;
-    if (!parseInt(parts[1], &line) || line < 0)
+    if (!parseInt(parts[1], &line) || line < 0 || line > UINT32_MAX)
       return std::nullopt;
-    if (parts.size() == 3 && (!parseInt(parts[2], &col) || col < 0))
+    if (parts.size() == 3 &&
+        (!parseInt(parts[2], &col) || col < 0 || col > UINT32_MAX))
       return std::nullopt;
     std::string key = tok;
     auto it = srcCache_.find(key);
@@ -565,16 +570,20 @@ Expected<bool> finishTrace(Trace &t, const std::string &name) {
   return true;
 }
 
-Expected<Trace> parseTextTrace(std::istream &in, const std::string &name) {
+Expected<Trace> parseTextTrace(std::istream &in, const std::string &name,
+                               std::vector<uint32_t> *lines) {
   Trace t;
   LineParser p(t, name);
   std::string line;
   size_t lineNo = 0;
   while (std::getline(in, line)) {
     ++lineNo;
+    size_t before = t.events.size();
     auto r = p.parseLine(line, lineNo);
     if (!r)
       return r.error();
+    if (lines && t.events.size() > before)
+      lines->push_back(static_cast<uint32_t>(lineNo));
   }
   if (in.bad())
     return Error{name + ": read error after line " + std::to_string(lineNo)};
@@ -582,13 +591,6 @@ Expected<Trace> parseTextTrace(std::istream &in, const std::string &name) {
   if (!r)
     return r.error();
   return t;
-}
-
-Expected<Trace> readTextTraceFile(const std::string &path) {
-  std::ifstream in(path);
-  if (!in)
-    return Error{"cannot open trace '" + path + "'"};
-  return parseTextTrace(in, path);
 }
 
 void writeTextTrace(const Trace &t, std::ostream &out) {

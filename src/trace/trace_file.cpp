@@ -8,11 +8,13 @@
 //
 #include "racepredict/trace/trace_file.h"
 
+#include "racepredict/support/file_io.h"
 #include "racepredict/trace/binary_format.h"
+#include "racepredict/trace/format.h"
 #include "racepredict/trace/std_format.h"
 #include "racepredict/trace/text_format.h"
 
-#include <fstream>
+#include <cstring>
 #include <sstream>
 
 namespace racepredict::trace {
@@ -42,13 +44,46 @@ bool looksLikeStdTrace(std::istream &in) {
   return false;
 }
 
+/// A file shorter than the binary magic whose bytes begin it: a recording
+/// cut while it wrote its header (the text reader would call it an unknown
+/// op).
+bool cutInMagic(std::istream &in) {
+  char head[sizeof(RP_TRACE_MAGIC)] = {};
+  std::streampos pos = in.tellg();
+  in.read(head, sizeof(head));
+  size_t got = static_cast<size_t>(in.gcount());
+  in.clear();
+  in.seekg(pos);
+  return got > 0 && got < sizeof(head) &&
+         std::memcmp(head, RP_TRACE_MAGIC, got) == 0;
+}
+
+/// What a trace without events means, by format: every reader accepts
+/// one, no command can do anything useful with it, and "0 events, no race"
+/// would pass for a clean run.
+Error noEvents(const std::string &path, TraceFormat format) {
+  if (format == TraceFormat::Binary)
+    return Error{path + ": the recording has no events (the program ended "
+                        "or was killed before it recorded anything)"};
+  return Error{path + ": no events (only blank lines, comments or `init` "
+                      "lines)"};
+}
+
 } // namespace
 
 Expected<Trace> readTraceFile(const std::string &path, const ReadOptions &opts,
                               ReadInfo *info) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return Error{"cannot open trace '" + path + "'"};
+  auto opened = openInput(path, "trace");
+  if (!opened)
+    return opened.error();
+  std::ifstream &in = *opened;
+  if (in.peek() == std::char_traits<char>::eof())
+    return Error{path + ": empty file (0 bytes): not a trace"};
+  if (!opts.format && cutInMagic(in))
+    return Error{path + ": truncated at byte " +
+                 std::to_string(static_cast<long long>(
+                     in.rdbuf()->pubseekoff(0, std::ios::end))) +
+                 " after 0 events (in the file header)"};
   TraceFormat format = TraceFormat::Text;
   if (opts.format)
     format = *opts.format;
@@ -60,15 +95,13 @@ Expected<Trace> readTraceFile(const std::string &path, const ReadOptions &opts,
   ReadInfo &ri = info ? *info : local;
   ri = ReadInfo{};
   ri.format = format;
-  switch (format) {
-  case TraceFormat::Binary:
-    return parseBinaryTrace(in, path, opts, &ri);
-  case TraceFormat::Std:
-    return parseStdTrace(in, path);
-  case TraceFormat::Text:
-    break;
-  }
-  return parseTextTrace(in, path);
+  Expected<Trace> t =
+      format == TraceFormat::Binary ? parseBinaryTrace(in, path, opts, &ri)
+      : format == TraceFormat::Std  ? parseStdTrace(in, path)
+                                    : parseTextTrace(in, path, &ri.eventLines);
+  if (t && t->events.empty())
+    return noEvents(path, format);
+  return t;
 }
 
 } // namespace racepredict::trace

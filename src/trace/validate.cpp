@@ -30,13 +30,24 @@ struct LockState {
 
 class Validator {
 public:
-  Validator(const Trace &t, size_t max);
+  Validator(const Trace &t, size_t max, bool structuralOnly);
   std::vector<Violation> run();
 
 private:
-  void fail(EventId e, std::string msg) {
-    if (out_.size() < max_)
-      out_.push_back({e, std::move(msg)});
+  /// An inconsistency of values, locks or counts: the observed order is
+  /// not a run, but the trace still describes one (docs/inputs.md).
+  void fail(EventId e, std::string msg) { add(e, std::move(msg), false); }
+  /// A trace the analysis cannot use: a thread's life out of order, or a
+  /// must-happen-before edge (fork, join, notify, barrier arrival,
+  /// dependence, a wait's release half before the notify that wakes it)
+  /// pointing backwards in the observed order, which every one-pass
+  /// computation over it (analysis/mhb.cpp, the slicer) takes for granted.
+  void failStructure(EventId e, std::string msg) {
+    add(e, std::move(msg), true);
+  }
+  void add(EventId e, std::string msg, bool structural) {
+    if (out_.size() < max_ && (structural || !structuralOnly_))
+      out_.push_back({e, std::move(msg), structural});
   }
   std::string what(const Event &e) const {
     return std::string(opName(e.kind)) + " " + t_.objName(e);
@@ -55,6 +66,7 @@ private:
 
   const Trace &t_;
   size_t max_;
+  bool structuralOnly_;
   std::vector<Violation> out_;
   std::vector<EventId> next_;     ///< next event of the same thread
   std::vector<EventId> lastSeen_; ///< per thread: latest event so far
@@ -71,7 +83,8 @@ private:
   std::unordered_set<EventId> signalsUsed_;
 };
 
-Validator::Validator(const Trace &t, size_t max) : t_(t), max_(max) {
+Validator::Validator(const Trace &t, size_t max, bool structuralOnly)
+    : t_(t), max_(max), structuralOnly_(structuralOnly) {
   size_t nt = t.numThreads();
   first_.assign(nt, kNone);
   last_.assign(nt, kNone);
@@ -211,44 +224,50 @@ void Validator::wait(EventId i, const Event &e) {
     const Event *n = e.extra < t_.events.size() ? &t_.events[e.extra] : nullptr;
     EventId before = lastSeen_[e.thread];
     if (!n || e.extra >= i || !isNotify(n->kind) || n->obj != e.obj)
-      fail(i, what(e) + " is matched to event " + std::to_string(e.extra) +
-                  ", which is not an earlier signal or broadcast of it");
+      failStructure(
+          i, what(e) + " is matched to event " + std::to_string(e.extra) +
+                 ", which is not an earlier signal or broadcast of it");
     else if (before != kNone && e.extra < before)
-      fail(i, what(e) + " is matched to notify " + std::to_string(e.extra) +
-                  ", which precedes the waiting thread's previous event");
+      failStructure(
+          i, what(e) + " is matched to notify " + std::to_string(e.extra) +
+                 ", which precedes the waiting thread's previous event");
     else if (n->kind == EventKind::Signal &&
              !signalsUsed_.insert(e.extra).second)
       fail(i, what(e) + " is matched to signal " + std::to_string(e.extra) +
                   ", which already woke another wait");
   }
+  // The return half re-acquires the lock: messages name the lock (obj of
+  // an acquire), not the condition.
   Event reacq = e;
   reacq.kind = EventKind::Acquire;
+  reacq.obj = lock;
   if (take(i, reacq, lock, false))
     l.depth = depth;
 }
 
 void Validator::threadEvent(EventId i, const Event &e) {
   if (e.kind == EventKind::Begin && first_[e.thread] != i)
-    fail(i,
-         "begin is not the first event of thread " + t_.threadName(e.thread));
+    failStructure(i, "begin is not the first event of thread " +
+                         t_.threadName(e.thread));
   if (e.kind == EventKind::End && last_[e.thread] != i)
-    fail(i, "thread " + t_.threadName(e.thread) + " has events after its end");
+    failStructure(i, "thread " + t_.threadName(e.thread) +
+                         " has events after its end");
   if (e.kind == EventKind::Fork || e.kind == EventKind::Join) {
     ThreadId c = e.obj;
     if (c >= first_.size() || c == e.thread) {
-      fail(i, what(e) + " names no other thread");
+      failStructure(i, what(e) + " names no other thread");
       return;
     }
     if (e.kind == EventKind::Fork) {
       if (forked_[c])
-        fail(i, what(e) + ": the thread was already forked");
+        failStructure(i, what(e) + ": the thread was already forked");
       if (first_[c] != kNone && first_[c] < i)
-        fail(i, what(e) + " comes after the child's first event " +
-                    std::to_string(first_[c]));
+        failStructure(i, what(e) + " comes after the child's first event " +
+                             std::to_string(first_[c]));
       forked_[c] = true;
     } else if (last_[c] != kNone && last_[c] > i) {
-      fail(i, what(e) + " comes before the child's last event " +
-                  std::to_string(last_[c]));
+      failStructure(i, what(e) + " comes before the child's last event " +
+                           std::to_string(last_[c]));
     }
   }
 }
@@ -293,16 +312,16 @@ void Validator::syncEvent(EventId i, const Event &e) {
     std::vector<EventId> &gen = barrierGen_[e.obj];
     for (EventId g : gen)
       if (t_.events[g].thread == e.thread)
-        fail(i, what(e) + ": thread " + t_.threadName(e.thread) +
-                    " passes the barrier twice in one generation");
+        failStructure(i, what(e) + ": thread " + t_.threadName(e.thread) +
+                             " passes the barrier twice in one generation");
     // Every arrival (the participant's previous event) precedes the first
     // departure of the generation.
     EventId firstDeparture = gen.empty() ? i : gen.front();
     EventId before = lastSeen_[e.thread];
     if (before != kNone && before > firstDeparture)
-      fail(i, what(e) + " arrives after event " +
-                  std::to_string(firstDeparture) +
-                  " already left this barrier generation");
+      failStructure(i, what(e) + " arrives after event " +
+                           std::to_string(firstDeparture) +
+                           " already left this barrier generation");
     gen.push_back(i);
     if (gen.size() == e.aux)
       gen.clear();
@@ -344,8 +363,9 @@ std::vector<Violation> Validator::run() {
         for (const EventId *d = b; d != end; ++d)
           if (*d >= i || t_.events[*d].thread != e.thread ||
               !readsValue(t_.events[*d].kind))
-            fail(i, "br depends on event " + std::to_string(*d) +
-                        ", which is not an earlier read of its thread");
+            failStructure(i,
+                          "br depends on event " + std::to_string(*d) +
+                              ", which is not an earlier read of its thread");
       }
       break;
     case EventKind::Begin:
@@ -366,8 +386,22 @@ std::vector<Violation> Validator::run() {
 
 } // namespace
 
-std::vector<Violation> validateTrace(const Trace &t, size_t maxViolations) {
-  return Validator(t, maxViolations).run();
+std::string violationText(const Trace &t, const Violation &v,
+                          const std::string &path,
+                          const std::vector<uint32_t> &lines) {
+  std::string out = path;
+  if (v.event < lines.size())
+    out += ":" + std::to_string(lines[v.event]);
+  out += ": event " + std::to_string(v.event) + ": " + v.message;
+  const Event &e = t.events[v.event];
+  if (e.src && e.src < t.sources.size())
+    out += " (at " + t.sources[e.src].str() + ")";
+  return out;
+}
+
+std::vector<Violation> validateTrace(const Trace &t, size_t maxViolations,
+                                     bool structuralOnly) {
+  return Validator(t, maxViolations, structuralOnly).run();
 }
 
 } // namespace racepredict::trace

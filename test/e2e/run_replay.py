@@ -339,7 +339,8 @@ def mode_errors(a):
         json.dump(w, f)
     r = run([a.racepredict, "replay", "--schedule", other, "--", exe],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    want = f"{other}: blocked event 3: unknown blocked_on kind 'livelock'"
+    want = (f"{other}: blocked[0].blocked_on.kind: unknown blocking kind "
+            "'livelock'")
     if r.returncode != 2 or want not in r.stderr:
         return fail(f"unknown blocking kind: exit {r.returncode}, {r.stderr!r}")
     # A version 2 schedule with a malformed block line.

@@ -23,6 +23,15 @@ struct ReportContext {
 /// the location name for traces without debug info), function, location.
 nlohmann::ordered_json eventJson(const trace::Trace &t, trace::EventId e);
 
+/// A schedule with its halves: [{"event": N, "half": B}, ...]
+/// (report/witness_reader.h reads it).
+nlohmann::ordered_json stepsJson(const std::vector<analysis::Step> &steps);
+/// Adds "steps" to a report entry when the schedule has a half (a wait's
+/// release, a barrier's arrival), so that reading it back needs no
+/// placement of halves: the checked schedule is the written one.
+void addStepsWithHalves(nlohmann::ordered_json &entry,
+                        const std::vector<analysis::Step> &steps);
+
 /// The JSON report of DESIGN.md (schema_version 1).
 nlohmann::ordered_json raceReportJson(const trace::Trace &t,
                                       const solver::RaceResult &r,

@@ -7,7 +7,11 @@
 // rule matches when the pattern matches a function, a source file path or
 // the variable of either access; a deadlock rule, a function, file or lock
 // of the cycle (requests and held acquisitions); a property rule, the
-// property's name.
+// property's name. A TSan suppression file works as it is: `race_top:`
+// matches only the accesses' own (top) frames, function or file, and the
+// types racepredict has no report for (`mutex:` misuse, `thread:` leaks,
+// `signal:` unsafe calls, `called_from_lib:` interception in uninstrumented
+// libraries, which are never recorded) are accepted with a warning each.
 //
 #pragma once
 
@@ -26,6 +30,8 @@ struct Suppression {
   std::string pattern;
   std::string file; ///< where the rule was written
   size_t line = 0;
+  /// `race_top:`: the accesses' functions and files only, not the variable.
+  bool topFrameOnly = false;
   /// `race:foo` as written, for reports of what matched.
   std::string text() const;
 };
@@ -41,6 +47,8 @@ public:
   static Expected<Suppressions> load(const std::string &path);
 
   const std::vector<Suppression> &rules() const { return rules_; }
+  /// One sentence per rule accepted but ignored (`FILE:LINE: warning: ...`).
+  const std::vector<std::string> &warnings() const { return warnings_; }
   bool empty() const { return rules_.empty(); }
 
   /// Index into rules() of the first rule that matches `f`.
@@ -48,6 +56,7 @@ public:
 
 private:
   std::vector<Suppression> rules_;
+  std::vector<std::string> warnings_;
 };
 
 /// Drops suppressed races and deadlocks from an analysis result (what

@@ -14,6 +14,9 @@ namespace racepredict {
 /// the libraries and printed as one sentence at the tool boundary (rr style).
 struct Error {
   std::string message;
+  /// Not the input's fault but the machine's limits (memory): the tools
+  /// exit as inconclusive (4), not as for an input error (2).
+  bool resource = false;
 };
 
 /// Either a T or an Error. Deliberately tiny: the analyser needs no more.

@@ -25,9 +25,10 @@
 
 namespace racepredict::trace {
 
-/// Parses a text trace. `name` is used in error messages (`name:line: ...`).
-Expected<Trace> parseTextTrace(std::istream &in, const std::string &name);
-Expected<Trace> readTextTraceFile(const std::string &path);
+/// Parses a text trace. `name` is used in error messages (`name:line: ...`);
+/// `lines`, if given, gets each event's line number (for later messages).
+Expected<Trace> parseTextTrace(std::istream &in, const std::string &name,
+                               std::vector<uint32_t> *lines = nullptr);
 
 /// Writes `t` in the text format; parsing the output yields an equal trace.
 void writeTextTrace(const Trace &t, std::ostream &out);

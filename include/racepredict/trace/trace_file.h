@@ -24,6 +24,8 @@ struct ReadInfo {
   bool truncated = false;
   /// For a truncated file: `FILE: truncated at byte N after M events`.
   std::string truncation;
+  /// Text traces: each event's line in the file (messages name it).
+  std::vector<uint32_t> eventLines;
 };
 
 /// Reads a trace in any supported format. Errors name the file and the

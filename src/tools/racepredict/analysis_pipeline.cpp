@@ -3,6 +3,8 @@
 
 #include "racepredict/property/parser.h"
 #include "racepredict/report/suppressions.h"
+#include "racepredict/support/memory.h"
+#include "racepredict/trace/validate.h"
 
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
@@ -12,6 +14,14 @@
 #include <iostream>
 
 namespace racepredict::tool {
+
+namespace {
+
+/// What indexing costs beyond the events themselves: about 23 bytes per
+/// event (55 with the 32-byte event records, README "Long traces").
+constexpr uint64_t kIndexBytesPerEvent = 23;
+
+} // namespace
 
 void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
   cmd->add_flag("--races", o.races,
@@ -45,6 +55,10 @@ void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
                 "Stop after the filters and print the candidate counts");
   cmd->add_flag("--allow-truncated", o.allowTruncated,
                 "Analyse a cut binary trace up to the cut");
+  cmd->add_flag("--allow-inconsistent", o.allowInconsistent,
+                "Analyse a trace whose reads, locks or semaphores contradict "
+                "its observed order (check-trace lists how); one that "
+                "describes no run at all is still refused");
   cmd->add_option("--window", o.window,
                   "RVPredict-style fixed windows of N events, for comparison: "
                   "loses every race across two windows");
@@ -69,7 +83,16 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     auto s = report::Suppressions::load(o.suppressions);
     if (!s)
       return s.error();
+    for (const std::string &w : s->warnings())
+      std::cerr << "racepredict: " << w << "\n";
     supp = std::move(*s);
+  }
+  if (!o.dumpSmt2.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.dumpSmt2, ec);
+    if (ec || !std::filesystem::is_directory(o.dumpSmt2))
+      return Error{"cannot create the --dump-smt2 directory '" + o.dumpSmt2 +
+                   "'" + (ec ? ": " + ec.message() : std::string())};
   }
   trace::ReadOptions ro;
   ro.allowTruncated = o.allowTruncated;
@@ -81,6 +104,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     res.properties.insert(res.properties.end(), ps->begin(), ps->end());
   }
   auto loadStart = std::chrono::steady_clock::now();
+  setActivity("reading " + o.trace);
   auto t = trace::readTraceFile(o.trace, ro, &res.readInfo);
   res.loadSeconds = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - loadStart)
@@ -90,7 +114,31 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   if (res.readInfo.truncated)
     spdlog::warn("{} (analysing the events before the cut)",
                  res.readInfo.truncation);
+  // The model (docs/semantics.md) is one of the runs the trace describes:
+  // an inconsistent trace is an input error, not a source of findings.
+  auto bad = trace::validateTrace(*t, 1, o.allowInconsistent);
+  if (!bad.empty())
+    return Error{
+        trace::violationText(*t, bad[0], o.trace, res.readInfo.eventLines) +
+        (bad[0].structural
+             ? ": the trace describes no run, it cannot be analysed"
+             : ": the trace is not a sequentially consistent run "
+               "(`racepredict check-trace` lists every inconsistency; "
+               "--allow-inconsistent analyses it anyway)")};
+  std::string what = o.trace + " (" + std::to_string(t->events.size()) +
+                     " events, " + std::to_string(t->numThreads()) +
+                     " threads)";
+  // Said before the analysis starts, not as an allocation failure hours
+  // later. An estimate, biased to let through what might fit (the resident
+  // size undercounts the address space a limit counts).
+  if (auto why = memoryShortfall(t->events.size() * kIndexBytesPerEvent,
+                                 peakResidentBytes(), memoryLimitBytes()))
+    return Error{"not enough memory to index " + what + ": " + *why +
+                     " (give it more, or record fewer events: "
+                     "RACEPREDICT_OPTIONS max_events=N)",
+                 true};
   res.trace = std::make_unique<trace::Trace>(std::move(*t));
+  setActivity("indexing " + what);
   res.index = std::make_unique<analysis::TraceIndex>(*res.trace);
   solver::RaceOptions opts;
   opts.allPairs = o.allPairs;
@@ -104,11 +152,12 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   opts.window = o.window;
   opts.budgetSeconds = o.budgetSeconds;
   opts.wholeTrace = o.wholeTrace;
-  if (!o.dumpSmt2.empty())
-    std::filesystem::create_directories(o.dumpSmt2);
-  if (o.doRaces())
+  if (o.doRaces()) {
+    setActivity("predicting the races of " + what);
     res.races = solver::predictRaces(*res.index, opts);
+  }
   if (o.doDeadlocks()) {
+    setActivity("predicting the deadlocks of " + what);
     solver::DeadlockOptions dopt;
     dopt.allCycles = o.allPairs;
     dopt.timeoutMs = o.timeoutMs;
@@ -125,6 +174,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     popt.rlimit = o.rlimit;
     popt.noFilters = o.noFilters;
     popt.dumpSmt2Dir = o.dumpSmt2;
+    setActivity("predicting the property violations of " + what);
     res.violations =
         solver::predictViolations(*res.index, res.properties, popt);
     for (const std::string &w : res.violations.warnings)
@@ -132,6 +182,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   }
   res.suppressed = report::removeSuppressed(supp, *res.trace, *res.index,
                                             res.races, &res.deadlocks);
+  setActivity("writing the report on " + what);
   return res;
 }
 

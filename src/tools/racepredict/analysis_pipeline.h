@@ -37,6 +37,9 @@ struct AnalysisOptions {
   bool noFilters = false;
   bool noFastPath = false;
   bool allowTruncated = false;
+  /// Analyse a trace whose values, locks or counts contradict its observed
+  /// order (never one that describes no run: docs/inputs.md).
+  bool allowInconsistent = false;
   bool candidatesOnly = false;
   uint32_t window = 0;      ///< --window N: RVPredict-style fixed windows
   double budgetSeconds = 0; ///< --budget-s: solving budget of the trace
@@ -70,8 +73,10 @@ struct AnalysisResult {
 
 /// Reads `o.trace` and runs the predictors `o` asks for, then drops the
 /// findings the suppressions file matches. A bad trace or suppressions file
-/// is an Error naming the file and position; a truncated trace (allowed by
-/// o.allowTruncated) is logged as a warning.
+/// is an Error naming the file and position, and so is a trace that is not
+/// a sequentially consistent run (its first inconsistency, unless
+/// o.allowInconsistent); a truncated trace (allowed by o.allowTruncated) is
+/// logged as a warning.
 Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o);
 
 } // namespace racepredict::tool

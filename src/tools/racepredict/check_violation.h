@@ -1,25 +1,23 @@
-//===- tools/racepredict/check_violation.h - Re-validate a violation ------===//
+//===- tools/racepredict/check_violation.h - A violation's pattern --------===//
 #pragma once
 
 #include "racepredict/analysis/trace_index.h"
 #include "racepredict/property/property.h"
+#include "racepredict/report/witness_reader.h"
 
-#include <nlohmann/json.hpp>
-
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace racepredict::tool {
 
-/// Checks one violation entry of a report or one violation witness file:
-/// the schedule ("steps", or "witness" with its halves placed) is a
-/// feasible prefix schedule that ends with the last of "events" and holds
-/// all of them in order; when the property named by "property" is among
-/// `props`, also that its pattern "pattern_index" occurs in the schedule
-/// with these events. Returns an error sentence, or "" if valid.
-/// Throws nlohmann::json::exception on a malformed entry.
-std::string checkViolation(const analysis::TraceIndex &idx,
-                           const nlohmann::json &v,
-                           const std::vector<property::Property> &props);
+/// The part of a violation witness only its property can check (the
+/// schedule itself is report::witnessSteps's): when the property it names
+/// is among `props`, its pattern `pattern_index` occurs in the schedule with
+/// the violation's events. An error sentence, or nullopt.
+std::optional<std::string>
+checkViolationPattern(const analysis::TraceIndex &idx,
+                      const report::WitnessSpec &v,
+                      const std::vector<property::Property> &props);
 
 } // namespace racepredict::tool

@@ -9,10 +9,10 @@
 #include "racepredict/report/report.h"
 #include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_file.h"
+#include "racepredict/support/file_io.h"
 
 #include <CLI/CLI.hpp>
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -33,7 +33,7 @@ int runAnalyze(const AnalyzeArgs &a) {
   auto res = runAnalysis(o);
   if (!res) {
     std::cerr << "racepredict: " << res.error().message << "\n";
-    return kExitInput;
+    return res.error().resource ? kExitInconclusive : kExitInput;
   }
   const trace::Trace *t = res->trace.get();
   const analysis::TraceIndex &idx = *res->index;
@@ -48,16 +48,12 @@ int runAnalyze(const AnalyzeArgs &a) {
               << (res->suppressed == 1 ? "" : "s") << " suppressed by "
               << o.suppressions << "\n";
 
-  std::ofstream file;
-  std::ostream *out = &std::cout;
-  if (!a.output.empty()) {
-    file.open(a.output);
-    if (!file) {
-      std::cerr << "racepredict: cannot write '" << a.output << "'\n";
-      return kExitInput;
-    }
-    out = &file;
+  auto outFile = OutputFile::open(a.output.empty() ? "-" : a.output, "report");
+  if (!outFile) {
+    std::cerr << "racepredict: " << outFile.error().message << "\n";
+    return kExitInput;
   }
+  std::ostream *out = &outFile->stream();
   // --hb: pairs are counted, and listed one per source-location pair (all
   // of them with --all-pairs); "also predicted" compares groups, which is
   // what the default one-race-per-location-pair report can be compared on.
@@ -139,13 +135,13 @@ int runAnalyze(const AnalyzeArgs &a) {
                  {"also_predicted", hbAlsoPredicted},
                  {"groups_also_predicted", hbGroupsAlsoPredicted}};
     }
-    *out << j.dump(2) << "\n";
+    *out << jsonText(std::move(j)) << "\n";
   } else if (a.format == "sarif") {
     auto sarif =
         report::sarifReport(*t, r, o.deadlocks ? &d : nullptr, idx, ctx);
     if (!props.empty())
       report::addViolationsToSarif(sarif, *t, pr, props);
-    *out << sarif.dump(2) << "\n";
+    *out << jsonText(std::move(sarif)) << "\n";
   } else if (o.candidatesOnly) {
     const auto &s = r.stats;
     *out << "racepredict: " << s.events << " events, " << s.conflictingPairs
@@ -153,7 +149,7 @@ int runAnalyze(const AnalyzeArgs &a) {
          << " ordered by must-happen-before, " << s.filteredLockset
          << " protected by a common lock, " << s.candidates
          << " candidates (not solved: --candidates-only)\n";
-    return kExitClean;
+    return finishOutput(*outFile, kExitClean);
   } else {
     report::printRecordingStop(*t, *out);
     if (doRaces)
@@ -193,11 +189,12 @@ int runAnalyze(const AnalyzeArgs &a) {
   }
   if (!r.races.empty() || !d.deadlocks.empty() || !pr.violations.empty() ||
       report::observedDeadlock(*t))
-    return kExitFound;
+    return finishOutput(*outFile, kExitFound);
   // A time-out is never "no bug": the run is inconclusive.
-  return r.unknowns.empty() && d.unknowns.empty() && pr.unknowns.empty()
-             ? kExitClean
-             : kExitInconclusive;
+  return finishOutput(*outFile, r.unknowns.empty() && d.unknowns.empty() &&
+                                        pr.unknowns.empty()
+                                    ? kExitClean
+                                    : kExitInconclusive);
 }
 
 } // namespace

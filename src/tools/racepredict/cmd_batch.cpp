@@ -15,6 +15,7 @@
 #include "racepredict/batch/batch_report.h"
 #include "racepredict/batch/runner.h"
 #include "racepredict/batch/slurm.h"
+#include "racepredict/support/file_io.h"
 
 #include <CLI/CLI.hpp>
 
@@ -84,12 +85,10 @@ std::string makeTempDir(const std::string &parent) {
 }
 
 bool writeText(const std::string &path, const std::string &text) {
-  std::ofstream out(path);
-  out << text;
-  out.close();
-  if (!out)
-    std::cerr << "racepredict batch: cannot write '" << path << "'\n";
-  return static_cast<bool>(out);
+  auto w = writeWholeFile(path, "report", text);
+  if (!w)
+    std::cerr << "racepredict batch: " << w.error().message << "\n";
+  return static_cast<bool>(w);
 }
 
 /// `analyze` flags every test's analysis gets (and Slurm tasks forward).
@@ -174,6 +173,8 @@ int runBatch(const BatchArgs &a) {
     auto s = report::Suppressions::load(a.suppressions);
     if (!s)
       return fail(s.error().message);
+    for (const std::string &w : s->warnings())
+      std::cerr << "racepredict batch: " << w << "\n";
     supp = std::move(*s);
   }
   report::Baseline base;
@@ -283,9 +284,9 @@ int runBatch(const BatchArgs &a) {
   if (!a.junit.empty())
     wrote &= writeText(a.junit, batch::junitXml(run));
   if (!a.sarif.empty())
-    wrote &= writeText(a.sarif, batch::batchSarif(run).dump(2) + "\n");
+    wrote &= writeText(a.sarif, jsonText(batch::batchSarif(run)) + "\n");
   if (!a.json.empty())
-    wrote &= writeText(a.json, batch::batchJson(run).dump(2) + "\n");
+    wrote &= writeText(a.json, jsonText(batch::batchJson(run)) + "\n");
   if (!a.writeBaseline.empty()) {
     auto w = batch::baselineOf(run).write(a.writeBaseline);
     if (!w) {

@@ -37,13 +37,8 @@ int checkOne(const std::string &path, const CheckArgs &a) {
     std::cerr << "racepredict: warning: " << info.truncation
               << " (checking the events before the cut)\n";
   auto violations = trace::validateTrace(*t, a.maxErrors);
-  for (const auto &v : violations) {
-    const trace::Event &e = t->events[v.event];
-    std::cerr << path << ": event " << v.event << ": " << v.message;
-    if (e.src && e.src < t->sources.size())
-      std::cerr << " (at " << t->sources[e.src].str() << ")";
-    std::cerr << "\n";
-  }
+  for (const auto &v : violations)
+    std::cerr << trace::violationText(*t, v, path, info.eventLines) << "\n";
   if (!violations.empty())
     return kExitInput;
   if (!a.quiet)

@@ -10,15 +10,12 @@
 #include "commands.h"
 
 #include "check_violation.h"
-#include "racepredict/analysis/deadlock.h"
-#include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/property/parser.h"
+#include "racepredict/report/witness_reader.h"
 #include "racepredict/trace/trace_file.h"
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -29,89 +26,26 @@ struct CheckWitnessArgs {
   std::string trace;
   std::string witness;
   std::vector<std::string> properties; ///< for violations' patterns
+  bool allowTruncated = false;
 };
 
-/// Checks one race entry ({"first": {"event"}, "second": {"event"},
-/// "witness": [...]}); returns an error sentence or "".
-std::string checkRace(const analysis::TraceIndex &idx,
-                      const nlohmann::json &race) {
-  auto a = race.at("first").at("event").get<analysis::EventId>();
-  auto b = race.at("second").at("event").get<analysis::EventId>();
-  auto w = race.at("witness").get<std::vector<analysis::EventId>>();
-  if (w.size() < 2 || w[w.size() - 2] != a || w.back() != b)
-    return "the witness does not end with the racing pair";
-  w.resize(w.size() - 2);
-  auto steps = analysis::expandWitness(idx, w);
-  if (!steps) {
-    // Report the first bad step of the schedule without halves placed.
-    std::vector<analysis::Step> plain;
-    for (auto e : w)
-      plain.push_back({e, false});
-    auto why = analysis::checkPrefixSchedule(idx, plain);
-    return why ? *why : "no placement of wait/barrier halves makes it valid";
-  }
-  auto why = analysis::checkRaceWitness(idx, *steps, a, b);
-  return why ? *why : "";
-}
-
-/// Checks one deadlock entry ({"blocked": [{"event", "half_done"}...],
-/// "witness": [...]}, and "steps" in --witness-dir files): after the
-/// schedule, the named threads must be blocked for good (docs/semantics.md,
-/// "Deadlocks"). Returns an error sentence or "".
-std::string checkDeadlock(const analysis::TraceIndex &idx,
-                          const nlohmann::json &d) {
-  const auto &events = idx.trace().events;
-  std::vector<analysis::EventId> blocked;
-  std::vector<analysis::Step> halves;
-  for (const auto &b : d.at("blocked")) {
-    auto e = b.at("event").get<analysis::EventId>();
-    if (e >= events.size())
-      return "blocked event " + std::to_string(e) + " out of range";
-    blocked.push_back(e);
-    trace::EventKind k = events[e].kind;
-    bool twoHalves =
-        k == trace::EventKind::Wait || k == trace::EventKind::Barrier;
-    if (b.value("half_done", twoHalves))
-      halves.push_back({e, true});
-  }
-  std::vector<analysis::Step> steps;
-  if (d.contains("steps")) {
-    for (const auto &s : d["steps"])
-      steps.push_back(
-          {s.at("event").get<analysis::EventId>(), s.value("half", false)});
-  } else {
-    auto w = d.at("witness").get<std::vector<analysis::EventId>>();
-    auto expanded = analysis::expandWitness(idx, w);
-    if (!expanded) {
-      std::vector<analysis::Step> plain;
-      for (auto e : w)
-        plain.push_back({e, false});
-      auto why = analysis::checkPrefixSchedule(idx, plain);
-      return why ? *why : "no placement of wait/barrier halves makes it valid";
-    }
-    steps = *expanded;
-    // A blocked wait or barrier has done its first half (the report's
-    // witness lists events only).
-    steps.insert(steps.end(), halves.begin(), halves.end());
-  }
-  auto why = analysis::checkDeadlockWitness(idx, steps, blocked);
-  return why ? *why : "";
-}
-
 int runCheckWitness(const CheckWitnessArgs &args) {
-  auto t = trace::readTraceFile(args.trace);
+  trace::ReadOptions ro;
+  ro.allowTruncated = args.allowTruncated;
+  trace::ReadInfo info;
+  auto t = trace::readTraceFile(args.trace, ro, &info);
   if (!t) {
     std::cerr << "racepredict: " << t.error().message << "\n";
     return kExitInput;
   }
-  std::ifstream in(args.witness);
-  if (!in) {
-    std::cerr << "racepredict: cannot open witness '" << args.witness << "'\n";
-    return kExitInput;
-  }
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) {
-    std::cerr << "racepredict: " << args.witness << ": not a JSON object\n";
+  if (info.truncated)
+    std::cerr << "racepredict: warning: " << info.truncation
+              << " (checking against the events before the cut)\n";
+  // The schema `replay` reads too (report/witness_reader.h): a malformed
+  // entry is an input error naming the entry and the field.
+  auto witnesses = report::readWitnesses(args.witness);
+  if (!witnesses) {
+    std::cerr << "racepredict: " << witnesses.error().message << "\n";
     return kExitInput;
   }
   std::vector<property::Property> props;
@@ -123,65 +57,29 @@ int runCheckWitness(const CheckWitnessArgs &args) {
     }
     props.insert(props.end(), ps->begin(), ps->end());
   }
-  // A report has "races" (and maybe "deadlocks", "violations"); a
-  // --witness-dir file is one race, deadlock or violation ("kind").
-  std::vector<nlohmann::json> races, deadlocks, violations;
-  if (j.contains("races") || j.contains("deadlocks") ||
-      j.contains("violations")) {
-    if (j.contains("races"))
-      races = j["races"].get<std::vector<nlohmann::json>>();
-    if (j.contains("deadlocks"))
-      deadlocks = j["deadlocks"].get<std::vector<nlohmann::json>>();
-    if (j.contains("violations"))
-      violations = j["violations"].get<std::vector<nlohmann::json>>();
-  } else if (j.value("kind", "") == "deadlock") {
-    deadlocks.push_back(j);
-  } else if (j.value("kind", "") == "violation") {
-    violations.push_back(j);
-  } else {
-    races.push_back(j);
-  }
   analysis::TraceIndex idx(*t);
   size_t bad = 0;
-  for (size_t i = 0; i < races.size() + deadlocks.size(); ++i) {
-    bool isRace = i < races.size();
-    size_t k = isRace ? i : i - races.size();
-    const char *what = isRace ? "race" : "deadlock";
-    std::string err;
-    try {
-      err =
-          isRace ? checkRace(idx, races[k]) : checkDeadlock(idx, deadlocks[k]);
-    } catch (const nlohmann::json::exception &e) {
-      std::cerr << "racepredict: " << args.witness << ": " << what << " " << k
-                << ": malformed entry: " << e.what() << "\n";
-      return kExitInput;
-    }
-    if (err.empty())
+  size_t numbers[3] = {0, 0, 0}; // per kind, as the report lists them
+  for (const report::WitnessSpec &w : *witnesses) {
+    size_t k = numbers[static_cast<int>(w.kind)]++;
+    auto steps = report::witnessSteps(idx, w);
+    std::optional<std::string> err;
+    if (!steps)
+      err = steps.error().message;
+    else if (w.kind == report::WitnessKind::Violation)
+      err = checkViolationPattern(idx, w, props);
+    if (!err)
       continue;
     ++bad;
-    std::cout << args.witness << ": " << what << " " << k;
-    if (isRace)
-      std::cout << " (" << races[k]["first"]["event"] << ", "
-                << races[k]["second"]["event"] << ")";
-    std::cout << ": invalid witness: " << err << "\n";
+    std::cout << args.witness << ": " << report::witnessKindName(w.kind) << " "
+              << k;
+    if (w.kind == report::WitnessKind::Race)
+      std::cout << " (" << w.first << ", " << w.second << ")";
+    if (w.kind == report::WitnessKind::Violation)
+      std::cout << " (" << w.property << ")";
+    std::cout << ": invalid witness: " << *err << "\n";
   }
-  for (size_t i = 0; i < violations.size(); ++i) {
-    std::string err;
-    try {
-      err = checkViolation(idx, violations[i], props);
-    } catch (const nlohmann::json::exception &e) {
-      std::cerr << "racepredict: " << args.witness << ": violation " << i
-                << ": malformed entry: " << e.what() << "\n";
-      return kExitInput;
-    }
-    if (!err.empty()) {
-      ++bad;
-      std::cout << args.witness << ": violation " << i << " ("
-                << violations[i].value("property", "?")
-                << "): invalid witness: " << err << "\n";
-    }
-  }
-  size_t total = races.size() + deadlocks.size() + violations.size();
+  size_t total = witnesses->size();
   std::cout << "racepredict: " << total - bad << " of " << total << " witness"
             << (total == 1 ? "" : "es") << " valid\n";
   return bad == 0 ? kExitClean : kExitFound;
@@ -203,6 +101,9 @@ void addCheckWitnessCommand(CLI::App &app, int &exitCode) {
   cmd->add_option("--property", args->properties,
                   "Property file: also check each violation's pattern on its "
                   "witness (may be repeated)");
+  cmd->add_flag("--allow-truncated", args->allowTruncated,
+                "Accept a binary trace that was cut (no END block), as "
+                "`analyze --allow-truncated` does");
   cmd->callback([args, &exitCode]() { exitCode = runCheckWitness(*args); });
 }
 

@@ -7,6 +7,7 @@
 //
 #include "commands.h"
 
+#include "racepredict/support/file_io.h"
 #include "racepredict/trace/binary_format.h"
 #include "racepredict/trace/std_format.h"
 #include "racepredict/trace/text_format.h"
@@ -14,7 +15,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -95,27 +95,17 @@ int runConvert(const ConvertArgs &a) {
       return kExitInput;
     }
   }
-  std::ofstream file;
-  std::ostream *out = &std::cout;
-  if (a.out != "-") {
-    file.open(a.out,
-              binary ? std::ios::binary | std::ios::trunc : std::ios::trunc);
-    if (!file) {
-      std::cerr << "racepredict: cannot write '" << a.out << "'\n";
-      return kExitInput;
-    }
-    out = &file;
-  }
-  if (binary)
-    trace::writeBinaryTrace(*t, *out);
-  else
-    trace::writeTextTrace(*t, *out);
-  out->flush();
-  if (!*out) {
-    std::cerr << "racepredict: error while writing '" << a.out << "'\n";
+  // Names are bytes in both formats: no UTF-8 filter on a trace.
+  auto out = OutputFile::open(a.out, "trace", OutputFile::Kind::Binary);
+  if (!out) {
+    std::cerr << "racepredict: " << out.error().message << "\n";
     return kExitInput;
   }
-  return kExitClean;
+  if (binary)
+    trace::writeBinaryTrace(*t, out->stream());
+  else
+    trace::writeTextTrace(*t, out->stream());
+  return finishOutput(*out, kExitClean);
 }
 
 } // namespace

@@ -9,11 +9,12 @@
 #include "commands.h"
 #include "program_input.h"
 #include "scratch_dir.h"
-#include "witness_input.h"
 
 #include "racepredict/property/parser.h"
 #include "racepredict/property/pattern_check.h"
 #include "racepredict/replay/replay_driver.h"
+#include "racepredict/report/witness_reader.h"
+#include "racepredict/support/file_io.h"
 #include "racepredict/trace/trace_file.h"
 
 #include <CLI/CLI.hpp>
@@ -43,7 +44,7 @@ struct ReplayArgs {
 
 /// The witness's trace: --trace, else its "trace" field as written, else
 /// relative to the witness file's directory.
-std::string tracePathFor(const ReplayArgs &a, const WitnessInput &w) {
+std::string tracePathFor(const ReplayArgs &a, const report::WitnessSpec &w) {
   namespace fs = std::filesystem;
   if (!a.trace.empty())
     return a.trace;
@@ -55,7 +56,7 @@ std::string tracePathFor(const ReplayArgs &a, const WitnessInput &w) {
 
 /// A violation witness's property file: --property, else its
 /// "property_file" as written, else relative to the witness's directory.
-std::string propertyPathFor(const ReplayArgs &a, const WitnessInput &w) {
+std::string propertyPathFor(const ReplayArgs &a, const report::WitnessSpec &w) {
   namespace fs = std::filesystem;
   if (!a.property.empty())
     return a.property;
@@ -69,7 +70,7 @@ std::string propertyPathFor(const ReplayArgs &a, const WitnessInput &w) {
 /// The violation a witness names, checked on the trace (the pattern holds
 /// on the witness), as the replay's judgement needs it.
 Expected<replay::ViolationTarget>
-violationTarget(const ReplayArgs &a, const WitnessInput &w,
+violationTarget(const ReplayArgs &a, const report::WitnessSpec &w,
                 const analysis::TraceIndex &idx,
                 std::vector<property::Property> &props) {
   std::string file = propertyPathFor(a, w);
@@ -99,7 +100,8 @@ violationTarget(const ReplayArgs &a, const WitnessInput &w,
 }
 
 int runReplay(const ReplayArgs &a) {
-  auto w = readWitnessFile(a.witness);
+  // The schema check-witness reads too (report/witness_reader.h).
+  auto w = report::readWitnessFile(a.witness);
   if (!w) {
     std::cerr << "racepredict: " << w.error().message << "\n";
     return kExitInput;
@@ -116,14 +118,18 @@ int runReplay(const ReplayArgs &a) {
     return kExitInput;
   }
   analysis::TraceIndex idx(*t);
-  auto steps = validatedSteps(idx, *w, a.witness);
+  std::vector<analysis::BlockReason> reasons;
+  auto steps = report::witnessSteps(idx, *w, &reasons);
   if (!steps) {
-    std::cerr << "racepredict: " << steps.error().message << "\n";
+    std::cerr << "racepredict: " << a.witness
+              << ": the witness does not hold on the trace: "
+              << steps.error().message << "\n";
     return kExitInput;
   }
   std::vector<property::Property> props;
   replay::ViolationTarget target;
-  if (w->violation) {
+  bool violation = w->kind == report::WitnessKind::Violation;
+  if (violation) {
     auto v = violationTarget(a, *w, idx, props);
     if (!v) {
       std::cerr << "racepredict: " << v.error().message << "\n";
@@ -132,7 +138,12 @@ int runReplay(const ReplayArgs &a) {
     target = *v;
   }
   report::SourceText src;
-  auto sched = scheduleFor(idx, *w, *steps, src);
+  auto sched =
+      violation ? replay::violationSchedule(idx, *steps, src)
+      : w->kind == report::WitnessKind::Deadlock
+          ? replay::deadlockSchedule(idx, *steps,
+                                     replay::deadlockBlocks(reasons), src)
+          : replay::raceSchedule(idx, *steps, w->first, w->second, src);
   if (!sched) {
     std::cerr << "racepredict: cannot replay " << a.witness << ": "
               << sched.error().message << "\n";
@@ -157,9 +168,9 @@ int runReplay(const ReplayArgs &a) {
   // The user watches the program: let it end — except after a violation,
   // which may leave it hung for good (a lock-order violation is a
   // deadlock about to happen): then it gets a few seconds.
-  req.graceSeconds = w->violation ? 3 : -1;
+  req.graceSeconds = violation ? 3 : -1;
   req.traceOut = a.traceOut;
-  if (w->violation) {
+  if (violation) {
     req.violation = &target;
     req.trace = &*t;
   }
@@ -176,8 +187,15 @@ int runReplay(const ReplayArgs &a) {
                    "schedule must outlive this command)\n";
       return kExitInput;
     }
-    std::ofstream out(req.schedulePath);
-    replay::writeSchedule(*sched, out);
+    auto out = OutputFile::open(req.schedulePath, "schedule file",
+                                OutputFile::Kind::Binary);
+    if (!out) {
+      std::cerr << "racepredict: " << out.error().message << "\n";
+      return kExitInput;
+    }
+    replay::writeSchedule(*sched, out->stream());
+    if (int rc = finishOutput(*out, kExitClean); rc != kExitClean)
+      return rc;
     std::string opts;
     for (const auto &o : replay::replayOptions(dbg))
       opts += (opts.empty() ? "" : ":") + o;
@@ -193,9 +211,8 @@ int runReplay(const ReplayArgs &a) {
   }
   req.stdinFile = *in;
   std::cerr << "racepredict replay: "
-            << (w->violation  ? "violation (" + w->property + ")"
-                : w->deadlock ? std::string("deadlock")
-                              : std::string("race"))
+            << (violation ? "violation (" + w->property + ")"
+                          : std::string(report::witnessKindName(w->kind)))
             << " witness " << a.witness << ", " << sched->steps.size()
             << " steps, on" << quotedCmd << "\n";
   if (!a.scheduleOut.empty())

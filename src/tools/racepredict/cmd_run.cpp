@@ -11,13 +11,13 @@
 #include "commands.h"
 #include "program_input.h"
 #include "scratch_dir.h"
-#include "witness_input.h"
 
 #include "racepredict/replay/replay_driver.h"
 #include "racepredict/report/recording_stop_report.h"
 #include "racepredict/report/run_report.h"
 #include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_file.h"
+#include "racepredict/support/file_io.h"
 
 #include <CLI/CLI.hpp>
 
@@ -26,7 +26,6 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -262,7 +261,7 @@ int runRun(RunArgs a) {
   auto res = runAnalysis(a.analysis);
   if (!res) {
     std::cerr << "racepredict: " << res.error().message << "\n";
-    return kExitInput;
+    return res.error().resource ? kExitInconclusive : kExitInput;
   }
   const trace::Trace &t = *res->trace;
   // A recording the recorder stopped says why in the report instead.
@@ -341,23 +340,21 @@ int runRun(RunArgs a) {
   r.argv = a.command;
   r.ctx.tracePath = a.analysis.trace;
 
-  std::ofstream file;
-  std::ostream *out = &std::cout;
-  if (!a.output.empty()) {
-    file.open(a.output);
-    if (!file) {
-      std::cerr << "racepredict: cannot write '" << a.output << "'\n";
-      return kExitInput;
-    }
-    out = &file;
+  auto outFile = OutputFile::open(a.output.empty() ? "-" : a.output, "report");
+  if (!outFile) {
+    std::cerr << "racepredict: " << outFile.error().message << "\n";
+    return kExitInput;
   }
+  std::ostream *out = &outFile->stream();
   if (a.format == "json")
-    *out << report::runReportJson(r).dump(2) << "\n";
+    *out << jsonText(report::runReportJson(r)) << "\n";
   else if (a.format == "sarif")
-    *out << report::runReportSarif(r).dump(2) << "\n";
+    *out << jsonText(report::runReportSarif(r)) << "\n";
   else
     report::printRunReport(r, *out);
-  if (a.format != "text" || out != &std::cout)
+  if (int rc = finishOutput(*outFile, kExitClean); rc != kExitClean)
+    return rc;
+  if (a.format != "text" || !a.output.empty())
     std::cerr << report::runSummary(r) << "\n";
   if (report::confirmedCount(r) || report::observedDeadlock(t))
     return kExitFound;

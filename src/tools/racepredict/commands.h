@@ -4,6 +4,9 @@
 namespace CLI {
 class App;
 }
+namespace racepredict {
+class OutputFile;
+}
 
 namespace racepredict::tool {
 
@@ -17,6 +20,10 @@ enum ExitCode {
   kExitInternal = 3,
   kExitInconclusive = 4
 };
+
+/// Finishes a report's output: `rc`, or kExitInput with the reason on
+/// stderr when it could not be written (a full disk, a closed pipe).
+int finishOutput(OutputFile &out, int rc);
 
 /// Each adds one subcommand to `app`; its callback stores its exit code.
 void addAnalyzeCommand(CLI::App &app, int &exitCode);

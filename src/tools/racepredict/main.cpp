@@ -1,13 +1,30 @@
 //===- tools/racepredict/main.cpp - One driver with subcommands -----------===//
 #include "commands.h"
 
+#include "racepredict/support/file_io.h"
+#include "racepredict/support/memory.h"
+#include "racepredict/support/utf8.h"
+
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
 
-#include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <iostream>
+
+namespace racepredict::tool {
+
+int finishOutput(OutputFile &out, int rc) {
+  auto done = out.finish();
+  if (done)
+    return rc;
+  std::cerr << "racepredict: " << done.error().message << "\n";
+  return kExitInput;
+}
+
+} // namespace racepredict::tool
 
 int main(int argc, char **argv) {
   using namespace racepredict::tool;
@@ -20,6 +37,14 @@ int main(int argc, char **argv) {
   auto log = spdlog::stderr_logger_mt("racepredict");
   log->set_pattern("racepredict: %l: %v");
   spdlog::set_default_logger(log);
+  // Everything printed is UTF-8 (names are bytes: support/utf8.h); a trace
+  // written to "-" bypasses this (rawStandardOutput).
+  racepredict::Utf8Filter outFilter(std::cout.rdbuf()),
+      errFilter(std::cerr.rdbuf());
+  std::cout.rdbuf(&outFilter);
+  std::cerr.rdbuf(&errFilter);
+  // Running out of memory is said as such, in any thread (support/memory.h).
+  racepredict::installOutOfMemoryHandler();
   int exitCode = kExitClean;
   addAnalyzeCommand(app, exitCode);
   addConvertCommand(app, exitCode);
@@ -33,10 +58,27 @@ int main(int argc, char **argv) {
   } catch (const CLI::ParseError &e) {
     // --help and --version are "errors" with exit code 0 in CLI11.
     int rc = app.exit(e);
-    return rc == 0 ? kExitClean : kExitInput;
+    exitCode = rc == 0 ? kExitClean : kExitInput;
+  } catch (const std::filesystem::filesystem_error &e) {
+    // A path the system refused (it names it): the environment's problem.
+    std::cerr << "racepredict: " << e.what() << "\n";
+    exitCode = kExitInput;
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "racepredict: internal error: %s\n", e.what());
-    return kExitInternal;
+    // Exit 3 is for our own bugs only: every input and resource problem
+    // has its own message and status before it gets here.
+    std::cerr << "racepredict: internal error: " << e.what() << "\n";
+    exitCode = kExitInternal;
   }
+  // A report that did not reach standard output (a full disk, a closed
+  // pipe) is not a result: say so, and exit as for an input problem.
+  auto out = racepredict::finishStandardOutput();
+  std::cout.rdbuf(outFilter.underlying());
+  if (!out) {
+    std::cerr << "racepredict: " << out.error().message << "\n";
+    if (exitCode != kExitInternal)
+      exitCode = kExitInput;
+  }
+  errFilter.finish();
+  std::cerr.rdbuf(errFilter.underlying());
   return exitCode;
 }

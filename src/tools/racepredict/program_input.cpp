@@ -1,6 +1,8 @@
 //===- tools/racepredict/program_input.cpp - Same input for every run -----===//
 #include "program_input.h"
 
+#include "racepredict/support/file_io.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -26,17 +28,25 @@ void removeTree(const std::string &dir) {
 Expected<std::string> programStdin(const std::string &stdinFlag,
                                    const std::string &workDir) {
   if (!stdinFlag.empty()) {
-    if (access(stdinFlag.c_str(), R_OK) != 0)
-      return Error{"cannot read the --stdin file '" + stdinFlag + "'"};
+    auto in = openInput(stdinFlag, "--stdin file");
+    if (!in)
+      return in.error();
     return stdinFlag;
   }
   if (isatty(0))
     return std::string();
   std::string copy = workDir + "/stdin";
-  std::ofstream out(copy, std::ios::binary);
-  out << std::cin.rdbuf();
-  out.close();
+  auto out = OutputFile::open(copy, "copy of standard input",
+                              OutputFile::Kind::Binary);
+  if (!out)
+    return out.error();
+  // An empty stdin makes `<<` set failbit without writing: not an error.
+  if (std::cin.peek() != std::char_traits<char>::eof())
+    out->stream() << std::cin.rdbuf();
   std::cin.clear();
+  auto done = out->finish();
+  if (!done)
+    return done.error();
   return copy;
 }
 

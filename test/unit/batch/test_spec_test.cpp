@@ -85,7 +85,8 @@ TEST(CommandsFile, ErrorsNameFileAndLine) {
   auto missing = parseCommandsFile("/nonexistent/cmds");
   ASSERT_FALSE(static_cast<bool>(missing));
   EXPECT_EQ(missing.error().message,
-            "cannot open commands file '/nonexistent/cmds'");
+            "cannot open commands file '/nonexistent/cmds': No such file or "
+            "directory");
 }
 
 TEST(Filter, IncludeExcludeAndBadRegex) {

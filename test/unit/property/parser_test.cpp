@@ -175,5 +175,6 @@ TEST(PropertyParser, MissingFile) {
   auto r = parsePropertyFile("/no/such/file.props");
   ASSERT_FALSE(static_cast<bool>(r));
   EXPECT_EQ(r.error().message,
-            "cannot open property file '/no/such/file.props'");
+            "cannot open property file '/no/such/file.props': No such file "
+            "or directory");
 }

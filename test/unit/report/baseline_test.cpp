@@ -62,5 +62,6 @@ TEST(Baseline, BadFilesAreNamed) {
   std::remove(path.c_str());
   auto missing = Baseline::load(path);
   ASSERT_FALSE(static_cast<bool>(missing));
-  EXPECT_EQ(missing.error().message, "cannot open baseline '" + path + "'");
+  EXPECT_EQ(missing.error().message,
+            "cannot open baseline '" + path + "': No such file or directory");
 }

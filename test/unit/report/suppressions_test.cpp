@@ -49,9 +49,10 @@ TEST(Suppressions, ParsesRulesCommentsAndBlankLines) {
 }
 
 TEST(Suppressions, BadLinesAreNamedWithFileAndLine) {
-  EXPECT_EQ(parseError("race:a\nmutex:m\n"),
-            "supp.txt:2: unknown suppression type 'mutex' (racepredict knows "
-            "race, deadlock and property)");
+  EXPECT_EQ(parseError("race:a\nmutx:m\n"),
+            "supp.txt:2: unknown suppression type 'mutx' (racepredict knows "
+            "race, race_top, deadlock and property, and ignores TSan's mutex, "
+            "thread, signal and called_from_lib)");
   EXPECT_EQ(parseError("# c\nworker\n"),
             "supp.txt:2: expected TYPE:PATTERN (e.g. race:my_function), got "
             "'worker'");
@@ -59,7 +60,8 @@ TEST(Suppressions, BadLinesAreNamedWithFileAndLine) {
   auto missing = Suppressions::load("/nonexistent/supp.txt");
   ASSERT_FALSE(static_cast<bool>(missing));
   EXPECT_EQ(missing.error().message,
-            "cannot open suppressions file '/nonexistent/supp.txt'");
+            "cannot open suppressions file '/nonexistent/supp.txt': No such "
+            "file or directory");
 }
 
 TEST(Suppressions, RaceRulesMatchFunctionsFilesAndVariables) {
@@ -73,6 +75,35 @@ TEST(Suppressions, RaceRulesMatchFunctionsFilesAndVariables) {
   EXPECT_FALSE(parseOk("race:^work$\n").match(f).has_value());
   EXPECT_FALSE(parseOk("deadlock:worker\n").match(f).has_value());
   EXPECT_FALSE(parseOk("property:worker\n").match(f).has_value());
+}
+
+TEST(Suppressions, TSanFilesWorkAsTheyAre) {
+  trace::Trace t = testutil::parse(testutil::kRaceTrace);
+  Finding f = testutil::raceOf(t);
+  // race_top: the accesses' own frames (function, file), not the variable.
+  Suppressions top = parseOk("race_top:worker\n");
+  EXPECT_EQ(top.match(f), 0u);
+  EXPECT_EQ(top.rules()[0].text(), "race_top:worker");
+  EXPECT_EQ(parseOk("race_top:race.c$\n").match(f), 0u);
+  EXPECT_FALSE(parseOk("race_top:^x$\n").match(f).has_value());
+  // What racepredict never reports: accepted, ignored, each with a warning.
+  Suppressions tsan = parseOk("# from our TSan setup\n"
+                              "called_from_lib:libzmq.so\n"
+                              "thread:pool_start\nmutex:^legacy_\n"
+                              "signal:on_sigterm\nrace:worker\n");
+  ASSERT_EQ(tsan.rules().size(), 1u);
+  EXPECT_EQ(tsan.match(f), 0u);
+  EXPECT_EQ(tsan.warnings(),
+            (std::vector<std::string>{
+                "supp.txt:2: warning: 'called_from_lib:libzmq.so' ignored: "
+                "calls from libraries not built with racepredict-cc are "
+                "never recorded",
+                "supp.txt:3: warning: 'thread:pool_start' ignored: racepredict "
+                "reports no thread leaks",
+                "supp.txt:4: warning: 'mutex:^legacy_' ignored: racepredict "
+                "reports no mutex misuse",
+                "supp.txt:5: warning: 'signal:on_sigterm' ignored: racepredict "
+                "reports no signal-unsafe calls"}));
 }
 
 TEST(Suppressions, PropertyRulesMatchTheName) {

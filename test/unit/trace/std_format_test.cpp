@@ -111,5 +111,6 @@ TEST(TraceFile, MissingFile) {
   auto t = readTraceFile("/nonexistent/dir/t.rptrace");
   ASSERT_FALSE(static_cast<bool>(t));
   EXPECT_EQ(t.error().message,
-            "cannot open trace '/nonexistent/dir/t.rptrace'");
+            "cannot open trace '/nonexistent/dir/t.rptrace': "
+            "No such file or directory");
 }
