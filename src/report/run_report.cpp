@@ -3,6 +3,7 @@
 
 #include "racepredict/analysis/deadlock.h"
 #include "racepredict/report/violation_report.h"
+#include "racepredict/report/witness_condense.h"
 
 #include <optional>
 #include <ostream>
@@ -65,20 +66,27 @@ void printCreation(const RunReport &r, trace::ThreadId u, std::ostream &out) {
   printStack(t, fork, out);
 }
 
+/// The witness as replay ran it (`info.schedule`, with the halves of
+/// waits and barriers) or, if no schedule was built, as predicted;
+/// `essential` says which events are the finding's own.
 void printSchedule(const RunReport &r, const std::vector<trace::EventId> &w,
-                   const ReplayInfo &info, const char *what,
-                   std::ostream &out) {
-  size_t n = info.schedule.empty() ? w.size() : info.schedule.size();
-  out << "  Witness schedule (" << n << " steps; " << what << "):\n";
-  size_t width = std::to_string(n).size();
-  for (size_t i = 0; i < n; ++i) {
-    std::string num = std::to_string(i + 1);
-    out << "    " << std::string(width - num.size(), ' ') << num << ". "
-        << (info.schedule.empty() ? "[" + std::to_string(w[i]) + "] " +
-                                        describeEvent(*r.trace, w[i])
-                                  : info.schedule[i])
-        << "\n";
-  }
+                   const ReplayInfo &info,
+                   const std::vector<trace::EventId> &essentialEvents,
+                   const char *note, const char *what, std::ostream &out) {
+  bool replayed = !info.schedule.empty() &&
+                  info.schedule.size() == info.scheduleEvents.size();
+  const std::vector<trace::EventId> &steps = replayed ? info.scheduleEvents : w;
+  std::vector<bool> essential =
+      essentialSteps(*r.trace, steps, essentialEvents);
+  printWitness(
+      out, *r.trace, steps, essential,
+      [&](size_t i) {
+        std::string s = replayed ? info.schedule[i]
+                                 : "[" + std::to_string(w[i]) + "] " +
+                                       describeEvent(*r.trace, w[i]);
+        return essential[i] ? s + "   <== " + note : s;
+      },
+      what, r.ctx.fullWitness);
 }
 
 /// The trace event of the step a diverged replay stopped at, if known.
@@ -206,9 +214,10 @@ void printViolations(const RunReport &r, std::ostream &out, size_t &printed) {
     if (!shown(r, info))
       continue;
     ++printed;
-    printViolation(
-        t, v, *r.properties,
-        (v.observed ? "observed, " : "predicted, ") + replayWords(info), out);
+    printViolation(t, v, *r.properties,
+                   (v.observed ? "observed, " : "predicted, ") +
+                       replayWords(info),
+                   out, r.ctx.fullWitness);
     printReplay(r, info, out);
     std::string where;
     for (trace::EventId e : v.events)
@@ -240,7 +249,8 @@ void printRunReport(const RunReport &r, std::ostream &out) {
     printAccess(t, f.first, info.variable, true, out);
     printCreation(r, b.thread, out);
     printCreation(r, a.thread, out);
-    printSchedule(r, f.witness, info, "the last two race", out);
+    printSchedule(r, f.witness, info, {f.first, f.second}, "racing access",
+                  "the last two race", out);
     printReplay(r, info, out);
     auto sa = eventStack(t, f.first), sb = eventStack(t, f.second);
     out << "SUMMARY: racepredict: data race " << sb[0].location << " in "
@@ -269,7 +279,10 @@ void printRunReport(const RunReport &r, std::ostream &out) {
         auto s = eventStack(t, b.event);
         summary += (summary.empty() ? "" : " / ") + s[0].location;
       }
-      printSchedule(r, d.witness, info,
+      std::vector<trace::EventId> blocked;
+      for (const auto &b : d.blocked)
+        blocked.push_back(b.event);
+      printSchedule(r, d.witness, info, blocked, "then blocked",
                     "then every thread above blocks on its request", out);
       printReplay(r, info, out);
       out << "SUMMARY: racepredict: " << d.kind << " deadlock " << summary

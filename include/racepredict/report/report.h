@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -17,6 +18,8 @@ struct ReportContext {
   std::string tracePath;
   std::string version = "0.1.0";
   bool color = false;
+  /// Text reports: every witness step instead of the condensed witness.
+  bool fullWitness = false;
 };
 
 /// One event as a JSON object: event, thread, op, loc (file:line[:col] or
@@ -84,6 +87,17 @@ void printStack(const trace::Trace &t, trace::EventId e, std::ostream &out,
                 const char *indent = "    ");
 /// The same as `function file:line[:col]` strings (the JSON "stack").
 std::vector<std::string> stackFrames(const trace::Trace &t, trace::EventId e);
+
+/// The witness section of a text report: a header naming `what` the
+/// schedule ends in, then the condensed witness (witness_condense.h) or,
+/// with `full`, every step. `stepText(i)` is step i's line (with its own
+/// `<==` note for the finding's steps); reordered synchronisation and
+/// reads that kept their value get a note here.
+void printWitness(std::ostream &out, const trace::Trace &t,
+                  const std::vector<trace::EventId> &steps,
+                  const std::vector<bool> &essential,
+                  const std::function<std::string(size_t)> &stepText,
+                  const std::string &what, bool full);
 
 /// `t2 rd x 1` (+ ` @file:line`): an event as one readable line.
 std::string describeEvent(const trace::Trace &t, trace::EventId e);

@@ -22,6 +22,7 @@ namespace {
 struct AnalyzeArgs {
   AnalysisOptions analysis;
   bool hb = false;
+  bool fullWitness = false;
   std::string format = "text";
   std::string witnessDir;
   std::string output;
@@ -84,6 +85,7 @@ int runAnalyze(const AnalyzeArgs &a) {
   }
   report::ReportContext ctx;
   ctx.tracePath = o.trace;
+  ctx.fullWitness = a.fullWitness;
   if (a.format == "json") {
     auto j = report::raceReportJson(*t, r, ctx);
     j["stats"]["load_seconds"] = loadSeconds;
@@ -215,6 +217,8 @@ void addAnalyzeCommand(CLI::App &app, int &exitCode) {
   cmd->add_option("--witness-dir", args->witnessDir,
                   "Write each witness schedule as JSON into this directory");
   cmd->add_option("-o,--output", args->output, "Write the report here");
+  cmd->add_flag("--full-witness", args->fullWitness,
+                "Text report: every witness step, not the condensed witness");
   cmd->callback([args, &exitCode]() { exitCode = runAnalyze(*args); });
 }
 

@@ -42,6 +42,7 @@ struct RunArgs {
   std::string traceOut;
   std::string stdinFile;
   bool reportAll = false;
+  bool fullWitness = false;
   bool keepAslr = false;
   bool keepWorkDir = false;
   unsigned stepTimeoutMs = 3000;
@@ -283,6 +284,7 @@ int runRun(RunArgs a) {
   r.command = quoted;
   r.argv = a.command;
   r.ctx.tracePath = a.analysis.trace;
+  r.ctx.fullWitness = a.fullWitness;
 
   std::ofstream file;
   std::ostream *out = &std::cout;
@@ -326,6 +328,8 @@ void addRunCommand(CLI::App &app, int &exitCode) {
   cmd->add_option("--format", args->format, "Report format")
       ->check(CLI::IsMember({"text", "json", "sarif"}));
   cmd->add_option("-o,--output", args->output, "Write the report here");
+  cmd->add_flag("--full-witness", args->fullWitness,
+                "Text report: every witness step, not the condensed witness");
   cmd->add_option("--witness-dir", args->witnessDir,
                   "Write each witness as JSON here (with the trace, so that "
                   "`racepredict replay --schedule` can reproduce it later)");
