@@ -1,6 +1,7 @@
 //===- report/finding.cpp - Findings resolved to sites and JSON -----------===//
 #include "racepredict/report/finding.h"
 
+#include "racepredict/report/names.h"
 #include "racepredict/report/report.h"
 
 #include <set>
@@ -30,7 +31,7 @@ std::optional<FindingKind> findingKindFromName(const std::string &name) {
 }
 
 std::string Site::loc() const {
-  if (file.empty())
+  if (file.empty() || line == 0)
     return "";
   std::string s = file + ":" + std::to_string(line);
   if (column)
@@ -51,7 +52,7 @@ Site siteOf(const trace::Trace &t, trace::EventId e) {
   s.file = src.file;
   s.line = src.line;
   s.column = src.column;
-  s.function = src.function;
+  s.function = functionName(src.function);
   s.text = describeEvent(t, e);
   return s;
 }
@@ -167,7 +168,7 @@ json siteJson(const Site &s) {
          {"thread", s.thread},
          {"op", s.op},
          {"object", s.object},
-         {"loc", s.loc()}};
+         {"loc", s.loc().empty() ? "<unknown>" : s.loc()}};
   if (!s.file.empty()) {
     j["file"] = s.file;
     j["line"] = s.line;

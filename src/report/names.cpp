@@ -1,8 +1,11 @@
 //===- report/names.cpp - Names as a C++ developer reads them -------------===//
 #include "racepredict/report/names.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <cxxabi.h>
+#include <filesystem>
 #include <memory>
 
 namespace racepredict::report {
@@ -17,6 +20,29 @@ std::string functionName(const std::string &recorded) {
       abi::__cxa_demangle(recorded.c_str(), nullptr, nullptr, &status),
       std::free);
   return status == 0 && d ? std::string(d.get()) : recorded;
+}
+
+std::string demangleWords(const std::string &text) {
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t j = text.find("_Z", i);
+    // Only at the start of a word.
+    while (j != std::string::npos && j > 0 &&
+           (std::isalnum(static_cast<unsigned char>(text[j - 1])) ||
+            text[j - 1] == '_'))
+      j = text.find("_Z", j + 2);
+    if (j == std::string::npos)
+      break;
+    size_t k = j;
+    while (k < text.size() &&
+           (std::isalnum(static_cast<unsigned char>(text[k])) ||
+            text[k] == '_' || text[k] == '.' || text[k] == '$'))
+      ++k;
+    out += text.substr(i, j - i) + functionName(text.substr(j, k - j));
+    i = k;
+  }
+  return out + text.substr(std::min(i, text.size()));
 }
 
 std::string shortFunctionName(const std::string &recorded) {
@@ -66,7 +92,11 @@ std::string shortFunctionName(const std::string &recorded) {
 std::string locationText(const trace::SourceLoc &l) {
   if (l.file.empty() || l.line == 0)
     return "<unknown>";
-  return l.str();
+  // `/usr/lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/...` as
+  // the path it is.
+  trace::SourceLoc n = l;
+  n.file = std::filesystem::path(l.file).lexically_normal().string();
+  return n.str();
 }
 
 std::string baseName(const std::string &file) {

@@ -2,6 +2,7 @@
 #include "racepredict/report/run_report.h"
 
 #include "racepredict/analysis/deadlock.h"
+#include "racepredict/report/names.h"
 #include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_condense.h"
 
@@ -102,7 +103,7 @@ void printReplay(const RunReport &r, const ReplayInfo &info,
   out << "  Replay: " << info.verdict;
   if (info.step)
     out << " at step " << info.step << "/" << info.steps;
-  out << ": " << info.message << "\n";
+  out << ": " << demangleWords(info.message) << "\n";
   // Where the program left the witness, in the program's own terms: the
   // recorded event it did not reach, with the call path that leads to it.
   if (auto e = divergedAt(info)) {
@@ -135,7 +136,7 @@ json stackJson(const trace::Trace &t, trace::EventId e) {
 }
 
 json replayJson(const trace::Trace &t, const ReplayInfo &info) {
-  json d{{"message", info.message}};
+  json d{{"message", demangleWords(info.message)}};
   if (info.step)
     d["step"] = info.step, d["steps"] = info.steps;
   if (auto e = divergedAt(info))
@@ -247,15 +248,15 @@ void printRunReport(const RunReport &r, std::ostream &out) {
         << "WARNING: racepredict: data race (" << headline(info) << ")\n";
     printAccess(t, f.second, info.variable, false, out);
     printAccess(t, f.first, info.variable, true, out);
+    printRaceContext(t, f.first, f.second, out);
     printCreation(r, b.thread, out);
     printCreation(r, a.thread, out);
     printSchedule(r, f.witness, info, {f.first, f.second}, "racing access",
                   "the last two race", out);
     printReplay(r, info, out);
-    auto sa = eventStack(t, f.first), sb = eventStack(t, f.second);
-    out << "SUMMARY: racepredict: data race " << sb[0].location << " in "
-        << sb[0].function << " / " << sa[0].location << " in " << sa[0].function
-        << "\n";
+    StackFrame sa = summaryFrame(t, f.first), sb = summaryFrame(t, f.second);
+    out << "SUMMARY: racepredict: data race " << sb.location << " in "
+        << sb.function << " / " << sa.location << " in " << sa.function << "\n";
   }
   if (r.deadlocks) {
     for (size_t i = 0; i < r.deadlocks->deadlocks.size(); ++i) {
@@ -276,8 +277,8 @@ void printRunReport(const RunReport &r, std::ostream &out) {
           out << "    the lock was taken at:\n";
           printStack(t, b.since, out, "      ");
         }
-        auto s = eventStack(t, b.event);
-        summary += (summary.empty() ? "" : " / ") + s[0].location;
+        summary +=
+            (summary.empty() ? "" : " / ") + summaryFrame(t, b.event).location;
       }
       std::vector<trace::EventId> blocked;
       for (const auto &b : d.blocked)

@@ -1,7 +1,9 @@
 //===- report/text_report.cpp - TSan-shaped text report -------------------===//
 #include "racepredict/report/report.h"
 
+#include "racepredict/report/memory_block.h"
 #include "racepredict/report/names.h"
+#include "racepredict/report/race_groups.h"
 #include "racepredict/report/witness_condense.h"
 
 #include <algorithm>
@@ -27,10 +29,10 @@ std::string describeEvent(const trace::Trace &t, trace::EventId e) {
     for (auto [a, end] = t.args(ev); a != end; ++a)
       s += " " + t.table(trace::NameSpace::Custom).name(*a);
   const trace::SourceLoc &src = t.sources[ev.src];
-  if (!src.file.empty()) {
-    s += "  @ " + src.str();
+  if (!src.file.empty() || !src.function.empty()) {
+    s += "  @ " + locationText(src);
     if (!src.function.empty())
-      s += " in " + src.function;
+      s += " in " + functionName(src.function);
   }
   return s;
 }
@@ -64,6 +66,17 @@ void printAccess(const trace::Trace &t, trace::EventId e, const char *prefix,
 }
 
 } // namespace
+
+void printRaceContext(const trace::Trace &t, trace::EventId first,
+                      trace::EventId second, std::ostream &out) {
+  trace::EventId alloc = allocationOf(t, second);
+  if (alloc != trace::kNone) {
+    out << "  Location is " << blockText(t, alloc, second) << " at:\n";
+    printStack(t, alloc, out);
+  }
+  out << "  It stands for " << extentText(t, raceExtent(t, first, second))
+      << ".\n";
+}
 
 void printWitness(std::ostream &out, const trace::Trace &t,
                   const std::vector<trace::EventId> &steps,
@@ -113,6 +126,7 @@ void printRaceReport(const trace::Trace &t, const solver::RaceResult &r,
         << "\n";
     printAccess(t, f.second, "", out);
     printAccess(t, f.first, "Previous ", out);
+    printRaceContext(t, f.first, f.second, out);
     std::vector<bool> essential =
         essentialSteps(t, f.witness, {f.first, f.second});
     printWitness(

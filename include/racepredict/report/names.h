@@ -17,6 +17,10 @@ namespace racepredict::report {
 /// are not mangled are returned as they are.
 std::string functionName(const std::string &recorded);
 
+/// `text` with every mangled word demangled (the replay runtime has no
+/// demangler: its messages name functions as recorded).
+std::string demangleWords(const std::string &text);
+
 /// `functionName` without its parameter list and template arguments
 /// (`Queue::push`): short enough for one folded witness line.
 std::string shortFunctionName(const std::string &recorded);

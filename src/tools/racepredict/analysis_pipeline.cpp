@@ -2,6 +2,7 @@
 #include "analysis_pipeline.h"
 
 #include "racepredict/property/parser.h"
+#include "racepredict/report/race_groups.h"
 #include "racepredict/report/suppressions.h"
 
 #include <CLI/CLI.hpp>
@@ -108,6 +109,8 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     std::filesystem::create_directories(o.dumpSmt2);
   if (o.doRaces())
     res.races = solver::predictRaces(*res.index, opts);
+  if (o.doRaces() && !o.allPairs)
+    report::oneRacePerLocationPair(*res.trace, res.races);
   if (o.doDeadlocks()) {
     solver::DeadlockOptions dopt;
     dopt.allCycles = o.allPairs;
