@@ -2,6 +2,7 @@
 #include "racepredict/report/run_report.h"
 
 #include "racepredict/analysis/deadlock.h"
+#include "racepredict/report/html_report.h"
 #include "racepredict/report/names.h"
 #include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_condense.h"
@@ -375,6 +376,21 @@ json runReportJson(const RunReport &r) {
       {"diverged", countVerdict(r, "diverged")},
       {"not_reproduced", countVerdict(r, "not-reproduced")}};
   return j;
+}
+
+void writeRunReportHtml(const RunReport &r, std::ostream &out) {
+  std::vector<ReplayInfo> races, deadlocks;
+  for (const auto &i : r.raceReplays)
+    if (shown(r, i))
+      races.push_back(i);
+  for (const auto &i : r.deadlockReplays)
+    if (shown(r, i))
+      deadlocks.push_back(i);
+  solver::DeadlockResult d = shownDeadlocks(r);
+  writeHtmlReport(*r.trace,
+                  htmlFindings(*r.trace, shownRaces(r),
+                               r.deadlocks ? &d : nullptr, races, deadlocks),
+                  r.ctx, out);
 }
 
 json runReportSarif(const RunReport &r) {

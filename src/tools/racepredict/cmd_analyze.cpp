@@ -5,6 +5,7 @@
 #include "racepredict/analysis/candidate_groups.h"
 #include "racepredict/analysis/hb_races.h"
 #include "racepredict/analysis/trace_index.h"
+#include "racepredict/report/html_report.h"
 #include "racepredict/report/report.h"
 #include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_file.h"
@@ -146,6 +147,9 @@ int runAnalyze(const AnalyzeArgs &a) {
     if (!props.empty())
       report::addViolationsToSarif(sarif, *t, pr, props);
     *out << sarif.dump(2) << "\n";
+  } else if (a.format == "html") {
+    report::writeHtmlReport(
+        *t, report::htmlFindings(*t, r, o.deadlocks ? &d : nullptr), ctx, *out);
   } else if (o.candidatesOnly) {
     const auto &s = r.stats;
     *out << "racepredict: " << s.events << " events, " << s.conflictingPairs
@@ -213,7 +217,7 @@ void addAnalyzeCommand(CLI::App &app, int &exitCode) {
                 "Also run a plain happens-before (vector clock) detector on "
                 "the observed order, for side-by-side counts");
   cmd->add_option("--format", args->format, "Report format")
-      ->check(CLI::IsMember({"text", "json", "sarif"}));
+      ->check(CLI::IsMember({"text", "json", "sarif", "html"}));
   cmd->add_option("--witness-dir", args->witnessDir,
                   "Write each witness schedule as JSON into this directory");
   cmd->add_option("-o,--output", args->output, "Write the report here");

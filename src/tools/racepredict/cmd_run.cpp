@@ -300,6 +300,8 @@ int runRun(RunArgs a) {
     *out << report::runReportJson(r).dump(2) << "\n";
   else if (a.format == "sarif")
     *out << report::runReportSarif(r).dump(2) << "\n";
+  else if (a.format == "html")
+    report::writeRunReportHtml(r, *out);
   else
     report::printRunReport(r, *out);
   if (a.format != "text" || out != &std::cout)
@@ -326,7 +328,7 @@ void addRunCommand(CLI::App &app, int &exitCode) {
   cmd->get_option("--jobs")->description(
       "Solver threads, and how many replays run in parallel");
   cmd->add_option("--format", args->format, "Report format")
-      ->check(CLI::IsMember({"text", "json", "sarif"}));
+      ->check(CLI::IsMember({"text", "json", "sarif", "html"}));
   cmd->add_option("-o,--output", args->output, "Write the report here");
   cmd->add_flag("--full-witness", args->fullWitness,
                 "Text report: every witness step, not the condensed witness");
