@@ -98,18 +98,40 @@ Value *Hooks::loc(IRBuilder<> &IRB, const Instruction &I) {
 
 namespace {
 
-/// The source-level name of a global: the debug info's (with the function
-/// for a static local, `f::x`), else the IR name. Blanks would not survive
-/// the text trace format's tokens.
+/// `scope::` prefixes of a debug-info scope, outermost first: namespaces
+/// (`test01::GLOB`), classes (`Queue<int>::count`) and, for a static local,
+/// its function (`f::x`), as a C++ developer writes the variable's name.
+void appendScope(const DIScope *S, std::string &Out) {
+  if (!S || isa<DIFile>(S) || isa<DICompileUnit>(S))
+    return;
+  if (auto *SP = dyn_cast<DISubprogram>(S)) {
+    appendScope(SP->getScope(), Out);
+    Out += SP->getName().str() + "::";
+  } else if (auto *NS = dyn_cast<DINamespace>(S)) {
+    appendScope(NS->getScope(), Out);
+    Out += (NS->getName().empty() ? std::string("(anonymous namespace)")
+                                  : NS->getName().str()) +
+           "::";
+  } else if (auto *CT = dyn_cast<DICompositeType>(S)) {
+    appendScope(CT->getScope(), Out);
+    Out += CT->getName().str() + "::";
+  } else if (auto *LB = dyn_cast<DILexicalBlockBase>(S)) {
+    appendScope(LB->getScope(), Out); // a block adds no name
+  }
+}
+
+/// The source-level name of a global: the debug info's, qualified by its
+/// scopes, else the IR name. Blanks would not survive the text trace
+/// format's tokens.
 std::string globalName(const GlobalVariable &GV) {
   SmallVector<DIGlobalVariableExpression *, 1> GVEs;
   GV.getDebugInfo(GVEs);
   std::string Name = GV.getName().str();
   if (!GVEs.empty()) {
     const DIGlobalVariable *V = GVEs[0]->getVariable();
-    Name = V->getName().str();
-    if (auto *SP = dyn_cast_or_null<DISubprogram>(V->getScope()))
-      Name = SP->getName().str() + "::" + Name;
+    Name.clear();
+    appendScope(V->getScope(), Name);
+    Name += V->getName().str();
   }
   for (char &Ch : Name)
     if (Ch == ' ' || Ch == '#')

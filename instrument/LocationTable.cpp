@@ -12,8 +12,46 @@ using namespace llvm;
 
 namespace racepredict {
 
+/// The name reports show for a function: its linkage name where debug
+/// info has one (C++: the analyser demangles it to `Queue<int>::push(int)`,
+/// as TSan's symbolizer shows it), else its source name.
+static std::string functionName(const DISubprogram *SP) {
+  StringRef Linkage = SP->getLinkageName();
+  return (Linkage.empty() ? SP->getName() : Linkage).str();
+}
+
+/// `Dir`/`File` as one path (see idFor).
+static std::string joinedPath(StringRef Dir, StringRef File) {
+  // Clang strips the prefix the file shares with the compile directory into
+  // the DIFile's directory (CGDebugInfo::createFile), so a relative name is
+  // relative to `Dir`, not to anything a report reader knows: join them, so
+  // that SARIF URIs, baselines and editors can find the file.
+  if (File.empty())
+    return Dir.str();
+  if (Dir.empty() || sys::path::is_absolute(File))
+    return File.str();
+  SmallString<256> Full(Dir);
+  sys::path::append(Full, File);
+  return std::string(Full.str());
+}
+
 uint32_t LocationTable::idFor(const Instruction &I) {
-  return idFor(I.getDebugLoc().get());
+  if (const DILocation *L = I.getDebugLoc().get())
+    return idFor(L);
+  // An instruction without a location (compiler-made code, or a function
+  // compiled without -g) still has a function: the report says where it
+  // is not known, but in which function (an empty "loc" said nothing).
+  const Function *F = I.getFunction();
+  std::string File, Fn = F->getName().str();
+  if (const DISubprogram *SP = F->getSubprogram()) {
+    Fn = functionName(SP);
+    File = joinedPath(SP->getDirectory(), SP->getFilename());
+  }
+  auto Key = std::make_tuple(File, Fn, 0u, 0u, 0u);
+  auto [Pos, Inserted] = ids_.try_emplace(Key, entries_.size() + 1);
+  if (Inserted)
+    entries_.push_back({File, Fn, 0, 0, 0});
+  return Pos->second;
 }
 
 uint32_t LocationTable::idFor(const DILocation *L) {
@@ -24,22 +62,10 @@ uint32_t LocationTable::idFor(const DILocation *L) {
     return It->second;
   // The frame it was inlined into first: chains are short (inlining depth).
   uint32_t At = idFor(L->getInlinedAt());
-  std::string File = L->getFilename().str();
-  StringRef Dir = L->getDirectory();
-  // Clang strips the prefix the file shares with the compile directory into
-  // the DIFile's directory (CGDebugInfo::createFile), so a relative name is
-  // relative to `Dir`, not to anything a report reader knows: join them, so
-  // that SARIF URIs, baselines and editors can find the file.
-  if (File.empty())
-    File = Dir.str();
-  else if (!Dir.empty() && !sys::path::is_absolute(File)) {
-    SmallString<256> Full(Dir);
-    sys::path::append(Full, File);
-    File = std::string(Full.str());
-  }
+  std::string File = joinedPath(L->getDirectory(), L->getFilename());
   std::string Fn;
   if (const DISubprogram *SP = L->getScope()->getSubprogram())
-    Fn = SP->getName().str();
+    Fn = functionName(SP);
   auto Key = std::make_tuple(File, Fn, L->getLine(), L->getColumn(), At);
   auto [Pos, Inserted] = ids_.try_emplace(Key, entries_.size() + 1);
   if (Inserted)

@@ -7,7 +7,9 @@
  * call site through which instrumented code entered the uninstrumented code
  * (`t.join()`, `cv.wait(l)`: the last call site the thread's instrumented
  * code stored, stack_hooks.cpp; 0 outside any), so that reports and replay
- * steps name a line of the program; allocations keep an unknown location.
+ * steps name a line of the program. Allocations do the same (`new T` in
+ * main: operator new's malloc is main's line), so that a report can name a
+ * heap block by the line that allocated it.
  * Written in C so that the definitions need not repeat glibc's C++
  * exception specifications.
  */
@@ -187,9 +189,11 @@ int sem_timedwait(sem_t *s, const struct timespec *t) {
                             int (*)(sem_t *, const struct timespec *), (s, t));
   return __racepredict_sem_timedwait(s, t, RP_SITE);
 }
-void *malloc(size_t n) { return __racepredict_malloc(n, 0); }
-void *calloc(size_t n, size_t s) { return __racepredict_calloc(n, s, 0); }
-void *realloc(void *p, size_t n) { return __racepredict_realloc(p, n, 0); }
+void *malloc(size_t n) { return __racepredict_malloc(n, RP_SITE); }
+void *calloc(size_t n, size_t s) { return __racepredict_calloc(n, s, RP_SITE); }
+void *realloc(void *p, size_t n) {
+  return __racepredict_realloc(p, n, RP_SITE);
+}
 void free(void *p) { __racepredict_free(p, 0); }
 int posix_memalign(void **p, size_t a, size_t n) {
   return __racepredict_posix_memalign(p, a, n, 0);

@@ -7,6 +7,7 @@
 // they are created (docs/replay.md).
 //
 #include "racepredict/replay/schedule.h"
+#include "racepredict/report/names.h"
 
 #include <algorithm>
 #include <map>
@@ -283,7 +284,7 @@ std::string describeStep(const trace::Trace &t, EventId e, bool half,
   if (!loc.file.empty()) {
     s += "  @ " + report::shortLocation(loc);
     if (!loc.function.empty())
-      s += " in " + loc.function;
+      s += " in " + report::functionName(loc.function);
     std::string code = src.line(loc);
     if (!code.empty())
       s += "  | " + code;

@@ -8,6 +8,7 @@
 // Lock-order deadlocks keep the shape of TSan's lock-order-inversion report.
 //
 #include "racepredict/report/report.h"
+#include "racepredict/report/witness_condense.h"
 
 #include <ostream>
 
@@ -242,14 +243,19 @@ void printDeadlockReport(const trace::Trace &t, const solver::DeadlockResult &r,
     for (const auto &b : d.blocked)
       out << "  [" << b.event << "] " << describeEvent(t, b.event) << "\n"
           << "      " << describeBlock(t, b, d.blocked) << "\n";
-    out << "  Witness schedule (" << d.witness.size()
-        << " events; then every thread above is blocked for good):\n";
-    size_t width = std::to_string(d.witness.size()).size();
-    for (size_t i = 0; i < d.witness.size(); ++i) {
-      std::string num = std::to_string(i + 1);
-      out << "    " << std::string(width - num.size(), ' ') << num << ". ["
-          << d.witness[i] << "] " << describeEvent(t, d.witness[i]) << "\n";
-    }
+    std::vector<trace::EventId> blocked;
+    for (const auto &b : d.blocked)
+      blocked.push_back(b.event);
+    const std::vector<trace::EventId> &steps = d.witness;
+    std::vector<bool> essential = essentialSteps(t, steps, blocked);
+    printWitness(
+        out, t, steps, essential,
+        [&](size_t i) {
+          return "[" + std::to_string(steps[i]) + "] " +
+                 describeEvent(t, steps[i]) +
+                 (essential[i] ? "   <== then blocked" : "");
+        },
+        "then every thread above is blocked for good", ctx.fullWitness);
   }
   if (!r.deadlocks.empty())
     out << "==================\n";

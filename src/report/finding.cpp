@@ -3,7 +3,9 @@
 
 #include "racepredict/support/utf8.h"
 
+#include "racepredict/report/names.h"
 #include "racepredict/report/report.h"
+#include "racepredict/report/witness_condense.h"
 
 #include <set>
 
@@ -32,7 +34,7 @@ std::optional<FindingKind> findingKindFromName(const std::string &name) {
 }
 
 std::string Site::loc() const {
-  if (file.empty())
+  if (file.empty() || line == 0)
     return "";
   std::string s = file + ":" + std::to_string(line);
   if (column)
@@ -53,7 +55,7 @@ Site siteOf(const trace::Trace &t, trace::EventId e) {
   s.file = src.file;
   s.line = src.line;
   s.column = src.column;
-  s.function = src.function;
+  s.function = functionName(src.function);
   s.text = describeEvent(t, e);
   return s;
 }
@@ -66,6 +68,21 @@ std::string where(const Site &s) {
   return w;
 }
 
+/// The witness steps of `events`' finding, essential and important as the
+/// condensed witness marks them.
+std::vector<WitnessStep>
+witnessSteps(const trace::Trace &t, const std::vector<trace::EventId> &w,
+             const std::vector<trace::EventId> &events) {
+  std::vector<bool> essential = essentialSteps(t, w, events);
+  std::vector<StepRole> roles = witnessRoles(t, w, essential);
+  std::vector<WitnessStep> out;
+  for (size_t i = 0; i < w.size(); ++i)
+    out.push_back(
+        {siteOf(t, w[i]), roles[i] == StepRole::Essential,
+         roles[i] != StepRole::Essential && roles[i] != StepRole::Hidden});
+  return out;
+}
+
 } // namespace
 
 Finding raceFinding(const trace::Trace &t, trace::EventId first,
@@ -75,8 +92,7 @@ Finding raceFinding(const trace::Trace &t, trace::EventId first,
   f.kind = FindingKind::Race;
   f.object = raceLocation(t, first, second);
   f.sites = {siteOf(t, first), siteOf(t, second)};
-  for (trace::EventId e : witness)
-    f.witness.push_back({siteOf(t, e), e == first || e == second});
+  f.witness = witnessSteps(t, witness, {first, second});
   const Site &a = f.sites[0], &b = f.sites[1];
   f.message = "Data race on " + f.object + ": " + b.op + " by thread " +
               b.thread + " at " + where(b) + " races with " + a.op +
@@ -112,10 +128,10 @@ Finding deadlockFinding(const trace::Trace &t, const std::string &kind,
         siteOf(t, held[i] != trace::kNone ? held[i] : blocked[i]));
   for (const auto &o : objects)
     f.object += (f.object.empty() ? "" : ", ") + o;
-  for (trace::EventId e : witness)
-    f.witness.push_back({siteOf(t, e), false});
-  for (trace::EventId b : blocked)
-    f.witness.push_back({siteOf(t, b), true});
+  // The blocked requests close the schedule (they never complete).
+  std::vector<trace::EventId> steps = witness;
+  steps.insert(steps.end(), blocked.begin(), blocked.end());
+  f.witness = witnessSteps(t, steps, blocked);
   return f;
 }
 
@@ -138,11 +154,9 @@ Finding propertyFinding(const trace::Trace &t, const std::string &name,
   Finding f;
   f.kind = FindingKind::Property;
   f.object = name;
-  std::set<trace::EventId> essential(events.begin(), events.end());
   for (trace::EventId e : events)
     f.sites.push_back(siteOf(t, e));
-  for (trace::EventId e : witness)
-    f.witness.push_back({siteOf(t, e), essential.count(e) != 0});
+  f.witness = witnessSteps(t, witness, events);
   f.message = "Property " + name + " violated:";
   for (const Site &s : f.sites)
     f.message += " " + s.op + " " + s.object + " by thread " + s.thread +
@@ -169,7 +183,7 @@ json siteJson(const Site &s) {
          {"thread", s.thread},
          {"op", s.op},
          {"object", s.object},
-         {"loc", s.loc()}};
+         {"loc", s.loc().empty() ? "<unknown>" : s.loc()}};
   if (!s.file.empty()) {
     j["file"] = s.file;
     j["line"] = s.line;
@@ -190,6 +204,8 @@ json findingJson(const Finding &f) {
     json j = siteJson(w.site);
     if (w.essential)
       j["essential"] = true;
+    if (w.important)
+      j["important"] = true;
     witness.push_back(std::move(j));
   }
   json j{{"kind", findingKindName(f.kind)},
@@ -282,7 +298,8 @@ Expected<Finding> findingFromJson(const nlohmann::json &j) {
       auto site = siteFromJson(s);
       if (!site)
         return Error{"witness: " + site.error().message};
-      f.witness.push_back({std::move(*site), s.value("essential", false)});
+      f.witness.push_back({std::move(*site), s.value("essential", false),
+                           s.value("important", false)});
     }
   }
   return f;

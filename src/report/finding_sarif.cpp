@@ -1,8 +1,10 @@
 //===- report/finding_sarif.cpp - SARIF 2.1.0 results with code flows -----===//
 #include "racepredict/report/finding_sarif.h"
+#include "racepredict/report/witness_condense.h"
 
 #include "racepredict/report/signature.h"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <map>
@@ -105,23 +107,61 @@ json locationOf(const Site &s, const std::string &sourceRoot,
 }
 
 json codeFlow(const Finding &f, const std::string &sourceRoot) {
-  size_t skip = f.witness.size() > kMaxSarifFlowSteps
-                    ? f.witness.size() - kMaxSarifFlowSteps
-                    : 0;
+  // Every step, or (beyond GitHub's limit) the steps that matter with each
+  // run of other steps folded into one location per thread.
+  bool fold = f.witness.size() > kMaxSarifFlowSteps;
   std::map<std::string, json> flows; // by thread name, sorted
-  for (size_t i = skip; i < f.witness.size(); ++i) {
-    const WitnessStep &w = f.witness[i];
+  auto add = [&](const WitnessStep &w, size_t order, const std::string &text,
+                 const char *importance) {
     auto &flow = flows[w.site.thread];
     if (flow.is_null())
       flow = {{"id", w.site.thread}, {"locations", json::array()}};
     flow["locations"].push_back(
-        {{"location", locationOf(w.site, sourceRoot, w.site.text)},
-         {"executionOrder", i + 1},
-         {"importance", w.essential ? "essential" : "unimportant"}});
+        {{"location", locationOf(w.site, sourceRoot, text)},
+         {"executionOrder", order},
+         {"importance", importance}});
+  };
+  size_t folded = 0;
+  for (size_t i = 0; i < f.witness.size();) {
+    const WitnessStep &w = f.witness[i];
+    if (!fold || w.essential || w.important) {
+      add(w, i + 1, w.site.text,
+          w.essential   ? "essential"
+          : w.important ? "important"
+                        : "unimportant");
+      ++i;
+      continue;
+    }
+    // A run of unimportant steps: one location per thread, at the thread's
+    // first step of the run, ordered by it.
+    size_t j = i;
+    std::map<std::string, std::pair<size_t, size_t>> first; // thread: (step, n)
+    for (; j < f.witness.size() && !f.witness[j].essential &&
+           !f.witness[j].important;
+         ++j) {
+      auto [it, fresh] =
+          first.try_emplace(f.witness[j].site.thread, std::make_pair(j, 0));
+      ++it->second.second;
+    }
+    for (const auto &[thread, at] : first)
+      add(f.witness[at.first], at.first + 1,
+          "… " + withThousands(at.second) + " steps of " + thread +
+              " (witness steps " + std::to_string(i + 1) + "–" +
+              std::to_string(j) + ") …",
+          "unimportant");
+    folded += j - i;
+    i = j;
   }
   json tf = json::array();
-  for (auto &[thread, flow] : flows)
+  for (auto &[thread, flow] : flows) {
+    // executionOrder ascends within a thread flow.
+    auto &locs = flow["locations"];
+    std::stable_sort(locs.begin(), locs.end(),
+                     [](const json &x, const json &y) {
+                       return x["executionOrder"] < y["executionOrder"];
+                     });
     tf.push_back(std::move(flow));
+  }
   std::string msg;
   switch (f.kind) {
   case FindingKind::Race:
@@ -135,9 +175,10 @@ json codeFlow(const Finding &f, const std::string &sourceRoot) {
     msg = "A schedule that violates the property";
     break;
   }
-  if (skip)
-    msg += " (its first " + std::to_string(skip) +
-           " steps are left out here; the JSON report has all)";
+  if (folded)
+    msg += " (" + withThousands(folded) +
+           " less important steps are folded into one location per thread "
+           "and run; the JSON report lists every step)";
   return {{"message", {{"text", msg}}}, {"threadFlows", tf}};
 }
 

@@ -1,6 +1,9 @@
 //===- report/json_report.cpp - The JSON report of DESIGN.md --------------===//
 #include "racepredict/report/report.h"
 
+#include "racepredict/report/memory_block.h"
+#include "racepredict/report/names.h"
+#include "racepredict/report/race_groups.h"
 #include <algorithm>
 
 namespace racepredict::report {
@@ -14,9 +17,11 @@ json eventJson(const trace::Trace &t, trace::EventId e) {
          {"thread", t.threadName(ev.thread)},
          {"op", trace::opName(ev.kind)}};
   const trace::SourceLoc &src = t.sources[ev.src];
-  j["loc"] = src.file.empty() ? "" : src.str();
+  // An access always says where: file:line[:col], or "<unknown>" (then
+  // "function" still names the function, when known).
+  j["loc"] = locationText(src);
   if (!src.function.empty())
-    j["function"] = src.function;
+    j["function"] = functionName(src.function);
   // Only when there is more than the event's own frame, which "loc" and
   // "function" already give.
   std::vector<std::string> stack = stackFrames(t, e);
@@ -62,11 +67,26 @@ json raceReportJson(const trace::Trace &t, const solver::RaceResult &r,
                     const ReportContext &ctx) {
   json races = json::array();
   for (const auto &f : r.races) {
-    races.push_back({{"location", raceLocation(t, f.first, f.second)},
-                     {"first", eventJson(t, f.first)},
-                     {"second", eventJson(t, f.second)},
-                     {"witness", f.witness}});
-    addStepsWithHalves(races.back(), f.steps);
+    json race{{"location", raceLocation(t, f.first, f.second)},
+              {"first", eventJson(t, f.first)},
+              {"second", eventJson(t, f.second)},
+              {"witness", f.witness}};
+    // What the one race of this pair of source locations stands for.
+    RaceExtent x = raceExtent(t, f.first, f.second);
+    race["pairs"] = x.pairs;
+    json threads = json::array();
+    for (trace::ThreadId u : x.threads)
+      threads.push_back(t.threadName(u));
+    race["threads"] = threads;
+    trace::EventId alloc = allocationOf(t, f.second);
+    if (alloc != trace::kNone)
+      race["block"] = {{"alloc_event", alloc},
+                       {"address", t.objName(t.events[alloc])},
+                       {"size", t.events[alloc].aux},
+                       {"thread", t.threadName(t.events[alloc].thread)},
+                       {"stack", stackFrames(t, alloc)}};
+    addStepsWithHalves(race, f.steps);
+    races.push_back(std::move(race));
   }
   json unknown = json::array();
   for (const auto &u : r.unknowns)

@@ -2,8 +2,11 @@
 #include "racepredict/report/run_report.h"
 
 #include "racepredict/analysis/deadlock.h"
+#include "racepredict/report/html_report.h"
+#include "racepredict/report/names.h"
 #include "racepredict/report/recording_stop_report.h"
 #include "racepredict/report/violation_report.h"
+#include "racepredict/report/witness_condense.h"
 
 #include <optional>
 #include <ostream>
@@ -48,20 +51,27 @@ void printCreation(const RunReport &r, trace::ThreadId u, std::ostream &out) {
   printStack(t, fork, out);
 }
 
+/// The witness as replay ran it (`info.schedule`, with the halves of
+/// waits and barriers) or, if no schedule was built, as predicted;
+/// `essential` says which events are the finding's own.
 void printSchedule(const RunReport &r, const std::vector<trace::EventId> &w,
-                   const ReplayInfo &info, const char *what,
-                   std::ostream &out) {
-  size_t n = info.schedule.empty() ? w.size() : info.schedule.size();
-  out << "  Witness schedule (" << n << " steps; " << what << "):\n";
-  size_t width = std::to_string(n).size();
-  for (size_t i = 0; i < n; ++i) {
-    std::string num = std::to_string(i + 1);
-    out << "    " << std::string(width - num.size(), ' ') << num << ". "
-        << (info.schedule.empty() ? "[" + std::to_string(w[i]) + "] " +
-                                        describeEvent(*r.trace, w[i])
-                                  : info.schedule[i])
-        << "\n";
-  }
+                   const ReplayInfo &info,
+                   const std::vector<trace::EventId> &essentialEvents,
+                   const char *note, const char *what, std::ostream &out) {
+  bool replayed = !info.schedule.empty() &&
+                  info.schedule.size() == info.scheduleEvents.size();
+  const std::vector<trace::EventId> &steps = replayed ? info.scheduleEvents : w;
+  std::vector<bool> essential =
+      essentialSteps(*r.trace, steps, essentialEvents);
+  printWitness(
+      out, *r.trace, steps, essential,
+      [&](size_t i) {
+        std::string s = replayed ? info.schedule[i]
+                                 : "[" + std::to_string(w[i]) + "] " +
+                                       describeEvent(*r.trace, w[i]);
+        return essential[i] ? s + "   <== " + note : s;
+      },
+      what, r.ctx.fullWitness);
 }
 
 /// The trace event of the step a diverged replay stopped at, if known.
@@ -77,7 +87,7 @@ void printReplay(const RunReport &r, const ReplayInfo &info,
   out << "  Replay: " << info.verdict;
   if (info.step)
     out << " at step " << info.step << "/" << info.steps;
-  out << ": " << info.message << "\n";
+  out << ": " << demangleWords(info.message) << "\n";
   // Where the program left the witness, in the program's own terms: the
   // recorded event it did not reach, with the call path that leads to it.
   if (auto e = divergedAt(info)) {
@@ -110,7 +120,7 @@ json stackJson(const trace::Trace &t, trace::EventId e) {
 }
 
 json replayJson(const trace::Trace &t, const ReplayInfo &info) {
-  json d{{"message", info.message}};
+  json d{{"message", demangleWords(info.message)}};
   if (info.step)
     d["step"] = info.step, d["steps"] = info.steps;
   if (auto e = divergedAt(info))
@@ -189,9 +199,10 @@ void printViolations(const RunReport &r, std::ostream &out, size_t &printed) {
     if (!shown(r, info))
       continue;
     ++printed;
-    printViolation(
-        t, v, *r.properties,
-        (v.observed ? "observed, " : "predicted, ") + replayWords(info), out);
+    printViolation(t, v, *r.properties,
+                   (v.observed ? "observed, " : "predicted, ") +
+                       replayWords(info),
+                   out, r.ctx.fullWitness);
     printReplay(r, info, out);
     std::string where;
     for (trace::EventId e : v.events)
@@ -222,14 +233,15 @@ void printRunReport(const RunReport &r, std::ostream &out) {
         << "WARNING: racepredict: data race (" << headline(info) << ")\n";
     printAccess(t, f.second, info.variable, false, out);
     printAccess(t, f.first, info.variable, true, out);
+    printRaceContext(t, f.first, f.second, out);
     printCreation(r, b.thread, out);
     printCreation(r, a.thread, out);
-    printSchedule(r, f.witness, info, "the last two race", out);
+    printSchedule(r, f.witness, info, {f.first, f.second}, "racing access",
+                  "the last two race", out);
     printReplay(r, info, out);
-    auto sa = eventStack(t, f.first), sb = eventStack(t, f.second);
-    out << "SUMMARY: racepredict: data race " << sb[0].location << " in "
-        << sb[0].function << " / " << sa[0].location << " in " << sa[0].function
-        << "\n";
+    StackFrame sa = summaryFrame(t, f.first), sb = summaryFrame(t, f.second);
+    out << "SUMMARY: racepredict: data race " << sb.location << " in "
+        << sb.function << " / " << sa.location << " in " << sa.function << "\n";
   }
   if (r.deadlocks) {
     for (size_t i = 0; i < r.deadlocks->deadlocks.size(); ++i) {
@@ -250,10 +262,13 @@ void printRunReport(const RunReport &r, std::ostream &out) {
           out << "    the lock was taken at:\n";
           printStack(t, b.since, out, "      ");
         }
-        auto s = eventStack(t, b.event);
-        summary += (summary.empty() ? "" : " / ") + s[0].location;
+        summary +=
+            (summary.empty() ? "" : " / ") + summaryFrame(t, b.event).location;
       }
-      printSchedule(r, d.witness, info,
+      std::vector<trace::EventId> blocked;
+      for (const auto &b : d.blocked)
+        blocked.push_back(b.event);
+      printSchedule(r, d.witness, info, blocked, "then blocked",
                     "then every thread above blocks on its request", out);
       printReplay(r, info, out);
       out << "SUMMARY: racepredict: " << d.kind << " deadlock " << summary
@@ -346,6 +361,21 @@ json runReportJson(const RunReport &r) {
       {"diverged", countVerdict(r, "diverged")},
       {"not_reproduced", countVerdict(r, "not-reproduced")}};
   return j;
+}
+
+void writeRunReportHtml(const RunReport &r, std::ostream &out) {
+  std::vector<ReplayInfo> races, deadlocks;
+  for (const auto &i : r.raceReplays)
+    if (shown(r, i))
+      races.push_back(i);
+  for (const auto &i : r.deadlockReplays)
+    if (shown(r, i))
+      deadlocks.push_back(i);
+  solver::DeadlockResult d = shownDeadlocks(r);
+  writeHtmlReport(*r.trace,
+                  htmlFindings(*r.trace, shownRaces(r),
+                               r.deadlocks ? &d : nullptr, races, deadlocks),
+                  r.ctx, out);
 }
 
 json runReportSarif(const RunReport &r) {

@@ -1,6 +1,11 @@
 //===- report/text_report.cpp - TSan-shaped text report -------------------===//
 #include "racepredict/report/report.h"
 
+#include "racepredict/report/memory_block.h"
+#include "racepredict/report/names.h"
+#include "racepredict/report/race_groups.h"
+#include "racepredict/report/witness_condense.h"
+
 #include <algorithm>
 #include <ostream>
 #include <set>
@@ -26,10 +31,10 @@ std::string describeEvent(const trace::Trace &t, trace::EventId e) {
     for (auto [a, end] = t.args(ev); a != end; ++a)
       s += " " + t.table(trace::NameSpace::Custom).name(*a);
   const trace::SourceLoc &src = t.sources[ev.src];
-  if (!src.file.empty()) {
-    s += "  @ " + src.str();
+  if (!src.file.empty() || !src.function.empty()) {
+    s += "  @ " + locationText(src);
     if (!src.function.empty())
-      s += " in " + src.function;
+      s += " in " + functionName(src.function);
   }
   return s;
 }
@@ -84,6 +89,55 @@ void printAccess(const trace::Trace &t, trace::EventId e, const char *prefix,
 
 } // namespace
 
+void printRaceContext(const trace::Trace &t, trace::EventId first,
+                      trace::EventId second, std::ostream &out) {
+  trace::EventId alloc = allocationOf(t, second);
+  if (alloc != trace::kNone) {
+    out << "  Location is " << blockText(t, alloc, second) << " at:\n";
+    printStack(t, alloc, out);
+  }
+  out << "  It stands for " << extentText(t, raceExtent(t, first, second))
+      << ".\n";
+}
+
+void printWitness(std::ostream &out, const trace::Trace &t,
+                  const std::vector<trace::EventId> &steps,
+                  const std::vector<bool> &essential,
+                  const std::function<std::string(size_t)> &stepText,
+                  const std::string &what, bool full) {
+  size_t n = steps.size();
+  std::vector<WitnessLine> lines;
+  if (full)
+    for (size_t i = 0; i < n; ++i)
+      lines.push_back({false, i, StepRole::Context, {}});
+  else
+    lines = condenseWitness(t, steps, essential);
+  size_t shown = 0;
+  for (const auto &l : lines)
+    shown += !l.folded;
+  out << "  Witness schedule (" << withThousands(n) << " step"
+      << (n == 1 ? "" : "s") << "; " << what;
+  if (shown < n)
+    out << "; " << shown << " shown, the rest folded: --full-witness";
+  out << "):\n";
+  size_t width = std::to_string(n).size();
+  for (const auto &l : lines) {
+    if (l.folded) {
+      out << "    " << std::string(width + 2, ' ') << foldText(t, l.fold)
+          << "\n";
+      continue;
+    }
+    std::string num = std::to_string(l.step + 1);
+    out << "    " << std::string(width - num.size(), ' ') << num << ". "
+        << stepText(l.step);
+    if (l.role == StepRole::Sync)
+      out << "   <- synchronisation reordered";
+    else if (l.role == StepRole::Read)
+      out << "   <- reads the value it read in the recorded run";
+    out << "\n";
+  }
+}
+
 void printRaceReport(const trace::Trace &t, const solver::RaceResult &r,
                      const ReportContext &ctx, std::ostream &out) {
   std::set<std::string> summary;
@@ -94,30 +148,17 @@ void printRaceReport(const trace::Trace &t, const solver::RaceResult &r,
         << raceLocation(t, f.first, f.second) << "\n";
     printAccess(t, f.second, "", out);
     printAccess(t, f.first, "Previous ", out);
-    out << "  Witness schedule (" << f.witness.size()
-        << " events; the last two race):\n";
-    size_t width = std::to_string(f.witness.size()).size();
-    // A witness of a long trace can hold millions of steps: the text shows
-    // its start and its end; JSON and --witness-dir keep it whole.
-    constexpr size_t kHead = 40, kTail = 80;
-    bool elide = f.witness.size() > kHead + kTail + 10;
-    for (size_t i = 0; i < f.witness.size(); ++i) {
-      if (elide && i == kHead) {
-        size_t skip = f.witness.size() - kHead - kTail;
-        out << "    ... " << skip
-            << " steps not shown (the whole witness: --format json or "
-               "--witness-dir) ...\n";
-        i += skip - 1;
-        continue;
-      }
-      trace::EventId e = f.witness[i];
-      std::string num = std::to_string(i + 1);
-      out << "    " << std::string(width - num.size(), ' ') << num << ". [" << e
-          << "] " << describeEvent(t, e);
-      if (i + 2 >= f.witness.size())
-        out << "   <== racing access";
-      out << "\n";
-    }
+    printRaceContext(t, f.first, f.second, out);
+    std::vector<bool> essential =
+        essentialSteps(t, f.witness, {f.first, f.second});
+    printWitness(
+        out, t, f.witness, essential,
+        [&](size_t i) {
+          return "[" + std::to_string(f.witness[i]) + "] " +
+                 describeEvent(t, f.witness[i]) +
+                 (essential[i] ? "   <== racing access" : "");
+        },
+        "the last two race", ctx.fullWitness);
     std::string la = t.sources[a.src].str();
     std::string lb = t.sources[t.events[f.second].src].str();
     summary.insert(la.empty() ? "events " + std::to_string(f.first) + "/" +

@@ -1,5 +1,6 @@
 //===- report/violation_report.cpp - Property violations: text and JSON ---===//
 #include "racepredict/report/violation_report.h"
+#include "racepredict/report/witness_condense.h"
 
 #include "racepredict/support/file_io.h"
 
@@ -70,7 +71,7 @@ json unknownViolationsJson(const solver::PropertyResult &r,
 
 void printViolation(const trace::Trace &t, const solver::ViolationFinding &v,
                     const Properties &props, const std::string &headline,
-                    std::ostream &out) {
+                    std::ostream &out, bool fullWitness) {
   const property::Property &p = props[v.property];
   const property::Pattern &pat = p.patterns[v.pattern];
   out << "==================\n"
@@ -85,19 +86,18 @@ void printViolation(const trace::Trace &t, const solver::ViolationFinding &v,
     out << "  Step " << i + 1 << " " << property::toString(pat.steps[i], pat)
         << ": event " << v.events[i] << ", " << describeEvent(t, v.events[i])
         << "\n";
-  out << "  Witness schedule (" << v.witness.size()
-      << " events; it ends with the last step):\n";
-  size_t width = std::to_string(v.witness.size()).size();
-  for (size_t i = 0; i < v.witness.size(); ++i) {
-    trace::EventId e = v.witness[i];
-    std::string num = std::to_string(i + 1);
-    out << "    " << std::string(width - num.size(), ' ') << num << ". [" << e
-        << "] " << describeEvent(t, e);
-    for (size_t s = 0; s < v.events.size(); ++s)
-      if (v.events[s] == e)
-        out << "   <== step " << s + 1;
-    out << "\n";
-  }
+  std::vector<bool> essential = essentialSteps(t, v.witness, v.events);
+  printWitness(
+      out, t, v.witness, essential,
+      [&](size_t i) {
+        trace::EventId e = v.witness[i];
+        std::string s = "[" + std::to_string(e) + "] " + describeEvent(t, e);
+        for (size_t k = 0; k < v.events.size(); ++k)
+          if (v.events[k] == e)
+            s += "   <== step " + std::to_string(k + 1);
+        return s;
+      },
+      "it ends with the last step", fullWitness);
 }
 
 void printViolationReport(const trace::Trace &t,
@@ -105,7 +105,8 @@ void printViolationReport(const trace::Trace &t,
                           const Properties &props, const ReportContext &ctx,
                           std::ostream &out) {
   for (const auto &v : r.violations)
-    printViolation(t, v, props, v.observed ? "observed" : "predicted", out);
+    printViolation(t, v, props, v.observed ? "observed" : "predicted", out,
+                   ctx.fullWitness);
   if (!r.violations.empty())
     out << "==================\n";
   for (const auto &u : r.unknowns) {

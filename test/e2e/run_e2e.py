@@ -36,6 +36,21 @@ import rptrace_dump  # noqa: E402
 from annotations import Annotations, file_line  # noqa: E402
 
 
+def short_name(function):
+    """A demangled C++ name without template arguments, parameters and
+    qualifiers (`WorkQueue::processed() const` -> `WorkQueue::processed`),
+    as `expect-stack:` writes it."""
+    out, depth = "", 0
+    for c in function:
+        if c in "<(":
+            depth += 1
+        elif c in ">)":
+            depth -= 1
+        elif depth == 0:
+            out += c
+    return out.removesuffix(" const").strip()
+
+
 def check_stacks(report, stacks):
     """Every race side at an anchor with an expected stack has it."""
     seen = set()
@@ -45,7 +60,7 @@ def check_stacks(report, stacks):
             if loc not in stacks:
                 continue
             frames = side.get("stack", [side["function"] + " " + side["loc"]])
-            got = [f.split(" ")[0] for f in frames]
+            got = [short_name(f.rsplit(" ", 1)[0]) for f in frames]
             if got != stacks[loc]:
                 return f"stack at {loc}: expected {stacks[loc]}, got {frames}"
             seen.add(loc)

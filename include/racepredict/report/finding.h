@@ -45,6 +45,10 @@ struct Site {
 struct WitnessStep {
   Site site;
   bool essential = false; ///< a racing access or a blocked request
+  /// Shown by the condensed witness (witness_condense.h): reordered
+  /// synchronisation, a read that kept its value, an involved thread's
+  /// last steps.
+  bool important = false;
 };
 
 struct Finding {

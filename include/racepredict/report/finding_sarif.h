@@ -42,9 +42,13 @@ struct SarifOptions {
   nlohmann::ordered_json runProperties = nlohmann::ordered_json::object();
 };
 
-/// Longest witness written as a code flow; longer ones keep their last
-/// steps (where the bug is) and say how many were left out.
-constexpr size_t kMaxSarifFlowSteps = 5000;
+/// Most steps a code flow lists one by one: GitHub code scanning rejects a
+/// result with more thread flow locations (its hard limit; it shows the
+/// 1,000 most important). A longer witness keeps its essential and
+/// important steps and folds each run of other steps into one location
+/// per thread ("… 4,980 steps of t1 …"), so the whole schedule is still
+/// there, step ranges included.
+constexpr size_t kMaxSarifFlowSteps = 10000;
 
 nlohmann::ordered_json sarifFromFindings(const std::vector<SarifFinding> &fs,
                                          const SarifOptions &opts);

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -17,6 +18,8 @@ struct ReportContext {
   std::string tracePath;
   std::string version = "0.1.0";
   bool color = false;
+  /// Text reports: every witness step instead of the condensed witness.
+  bool fullWitness = false;
 };
 
 /// One event as a JSON object: event, thread, op, loc (file:line[:col] or
@@ -88,11 +91,33 @@ struct StackFrame {
 /// site (trace::Trace::frames). Every report prints stacks through this
 /// one function. One "??" frame when the event has no location at all.
 std::vector<StackFrame> eventStack(const trace::Trace &t, trace::EventId e);
-/// `<indent>#0 fn file:line` lines of eventStack.
+/// The frame a one-line summary names: the innermost outside system
+/// headers (`transfer(...)`, not libstdc++'s __gthread_mutex_lock), else
+/// the innermost.
+StackFrame summaryFrame(const trace::Trace &t, trace::EventId e);
+/// `<indent>#0 fn file:line` lines of eventStack; a run of two or more
+/// frames in system headers below the innermost frame is one line.
 void printStack(const trace::Trace &t, trace::EventId e, std::ostream &out,
                 const char *indent = "    ");
 /// The same as `function file:line[:col]` strings (the JSON "stack").
 std::vector<std::string> stackFrames(const trace::Trace &t, trace::EventId e);
+
+/// The witness section of a text report: a header naming `what` the
+/// schedule ends in, then the condensed witness (witness_condense.h) or,
+/// with `full`, every step. `stepText(i)` is step i's line (with its own
+/// `<==` note for the finding's steps); reordered synchronisation and
+/// reads that kept their value get a note here.
+void printWitness(std::ostream &out, const trace::Trace &t,
+                  const std::vector<trace::EventId> &steps,
+                  const std::vector<bool> &essential,
+                  const std::function<std::string(size_t)> &stepText,
+                  const std::string &what, bool full);
+
+/// After a race's two accesses, as TSan does: the heap or stack block the
+/// location belongs to with its allocation stack, then how many
+/// conflicting event pairs and which threads the race stands for.
+void printRaceContext(const trace::Trace &t, trace::EventId first,
+                      trace::EventId second, std::ostream &out);
 
 /// `t2 rd x 1` (+ ` @file:line`): an event as one readable line.
 std::string describeEvent(const trace::Trace &t, trace::EventId e);

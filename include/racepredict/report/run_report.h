@@ -65,6 +65,8 @@ void printRunReport(const RunReport &r, std::ostream &out);
 /// The JSON report of DESIGN.md: races / deadlocks (confirmed only unless
 /// reportAll) each with "replay" and "replay_detail".
 nlohmann::ordered_json runReportJson(const RunReport &r);
+/// The HTML page (html_report.h) of the findings the report shows.
+void writeRunReportHtml(const RunReport &r, std::ostream &out);
 /// SARIF 2.1.0 of the findings the report shows.
 nlohmann::ordered_json runReportSarif(const RunReport &r);
 

@@ -28,7 +28,7 @@ nlohmann::ordered_json unknownViolationsJson(const solver::PropertyResult &r,
 /// steps and the witness schedule.
 void printViolation(const trace::Trace &t, const solver::ViolationFinding &v,
                     const Properties &props, const std::string &headline,
-                    std::ostream &out);
+                    std::ostream &out, bool fullWitness = false);
 
 /// Per violation the pattern, the events matched to its steps and the
 /// witness schedule; then a summary line.

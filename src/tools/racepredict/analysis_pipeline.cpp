@@ -2,6 +2,7 @@
 #include "analysis_pipeline.h"
 
 #include "racepredict/property/parser.h"
+#include "racepredict/report/race_groups.h"
 #include "racepredict/report/suppressions.h"
 #include "racepredict/support/memory.h"
 #include "racepredict/trace/validate.h"
@@ -156,6 +157,8 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     setActivity("predicting the races of " + what);
     res.races = solver::predictRaces(*res.index, opts);
   }
+  if (o.doRaces() && !o.allPairs)
+    report::oneRacePerLocationPair(*res.trace, res.races);
   if (o.doDeadlocks()) {
     setActivity("predicting the deadlocks of " + what);
     solver::DeadlockOptions dopt;

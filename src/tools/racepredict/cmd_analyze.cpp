@@ -5,6 +5,7 @@
 #include "racepredict/analysis/candidate_groups.h"
 #include "racepredict/analysis/hb_races.h"
 #include "racepredict/analysis/trace_index.h"
+#include "racepredict/report/html_report.h"
 #include "racepredict/report/recording_stop_report.h"
 #include "racepredict/report/report.h"
 #include "racepredict/report/violation_report.h"
@@ -23,6 +24,7 @@ namespace {
 struct AnalyzeArgs {
   AnalysisOptions analysis;
   bool hb = false;
+  bool fullWitness = false;
   std::string format = "text";
   std::string witnessDir;
   std::string output;
@@ -81,6 +83,7 @@ int runAnalyze(const AnalyzeArgs &a) {
   }
   report::ReportContext ctx;
   ctx.tracePath = o.trace;
+  ctx.fullWitness = a.fullWitness;
   if (a.format == "json") {
     auto j = report::raceReportJson(*t, r, ctx);
     report::addRecordingStopJson(*t, j);
@@ -142,6 +145,9 @@ int runAnalyze(const AnalyzeArgs &a) {
     if (!props.empty())
       report::addViolationsToSarif(sarif, *t, pr, props);
     *out << jsonText(std::move(sarif)) << "\n";
+  } else if (a.format == "html") {
+    report::writeHtmlReport(
+        *t, report::htmlFindings(*t, r, o.deadlocks ? &d : nullptr), ctx, *out);
   } else if (o.candidatesOnly) {
     const auto &s = r.stats;
     *out << "racepredict: " << s.events << " events, " << s.conflictingPairs
@@ -212,10 +218,12 @@ void addAnalyzeCommand(CLI::App &app, int &exitCode) {
                 "Also run a plain happens-before (vector clock) detector on "
                 "the observed order, for side-by-side counts");
   cmd->add_option("--format", args->format, "Report format")
-      ->check(CLI::IsMember({"text", "json", "sarif"}));
+      ->check(CLI::IsMember({"text", "json", "sarif", "html"}));
   cmd->add_option("--witness-dir", args->witnessDir,
                   "Write each witness schedule as JSON into this directory");
   cmd->add_option("-o,--output", args->output, "Write the report here");
+  cmd->add_flag("--full-witness", args->fullWitness,
+                "Text report: every witness step, not the condensed witness");
   cmd->callback([args, &exitCode]() { exitCode = runAnalyze(*args); });
 }
 

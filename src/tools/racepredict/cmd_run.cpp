@@ -43,6 +43,7 @@ struct RunArgs {
   std::string traceOut;
   std::string stdinFile;
   bool reportAll = false;
+  bool fullWitness = false;
   bool keepAslr = false;
   bool keepWorkDir = false;
   unsigned stepTimeoutMs = 3000;
@@ -339,6 +340,7 @@ int runRun(RunArgs a) {
   r.command = quoted;
   r.argv = a.command;
   r.ctx.tracePath = a.analysis.trace;
+  r.ctx.fullWitness = a.fullWitness;
 
   auto outFile = OutputFile::open(a.output.empty() ? "-" : a.output, "report");
   if (!outFile) {
@@ -350,6 +352,8 @@ int runRun(RunArgs a) {
     *out << jsonText(report::runReportJson(r)) << "\n";
   else if (a.format == "sarif")
     *out << jsonText(report::runReportSarif(r)) << "\n";
+  else if (a.format == "html")
+    report::writeRunReportHtml(r, *out);
   else
     report::printRunReport(r, *out);
   if (int rc = finishOutput(*outFile, kExitClean); rc != kExitClean)
@@ -378,8 +382,10 @@ void addRunCommand(CLI::App &app, int &exitCode) {
   cmd->get_option("--jobs")->description(
       "Solver threads, and how many replays run in parallel");
   cmd->add_option("--format", args->format, "Report format")
-      ->check(CLI::IsMember({"text", "json", "sarif"}));
+      ->check(CLI::IsMember({"text", "json", "sarif", "html"}));
   cmd->add_option("-o,--output", args->output, "Write the report here");
+  cmd->add_flag("--full-witness", args->fullWitness,
+                "Text report: every witness step, not the condensed witness");
   cmd->add_option("--witness-dir", args->witnessDir,
                   "Write each witness as JSON here (with the trace, so that "
                   "`racepredict replay --schedule` can reproduce it later)");

@@ -33,5 +33,6 @@ void addCheckWitnessCommand(CLI::App &app, int &exitCode);
 void addBatchCommand(CLI::App &app, int &exitCode);
 void addReplayCommand(CLI::App &app, int &exitCode);
 void addRunCommand(CLI::App &app, int &exitCode);
+void addReportCommand(CLI::App &app, int &exitCode);
 
 } // namespace racepredict::tool

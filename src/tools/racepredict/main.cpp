@@ -53,6 +53,7 @@ int main(int argc, char **argv) {
   addBatchCommand(app, exitCode);
   addReplayCommand(app, exitCode);
   addRunCommand(app, exitCode);
+  addReportCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

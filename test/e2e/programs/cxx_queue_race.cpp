@@ -10,7 +10,7 @@
 #include <string>
 #include <thread>
 // expect-race: A B
-// expect-stack: B processed main
+// expect-stack: B WorkQueue::processed main
 
 static const std::string kJobs[] = {"index.html", "style.css", "logo.png"};
 

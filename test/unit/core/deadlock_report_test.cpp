@@ -109,7 +109,7 @@ TEST(DeadlockReport, TextNamesEveryBlockedThreadAndTheWitness) {
                    "lock b held by t2"),
             std::string::npos)
       << s;
-  EXPECT_NE(s.find("  Witness schedule (4 events; then every thread above is "
+  EXPECT_NE(s.find("  Witness schedule (4 steps; then every thread above is "
                    "blocked for good):\n"),
             std::string::npos)
       << s;

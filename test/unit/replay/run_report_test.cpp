@@ -33,6 +33,7 @@ t2 rd y 1 @m.c:7:5@b
     ok.step = ok.steps = 4;
     ok.schedule = {"[0] t0 fork t1", "[1] t0 fork t2", "[2] t1 wr x 1",
                    "[3] t2 rd x 1"};
+    ok.scheduleEvents = {0, 1, 2, 3};
     ok.witnessFile = "w/race-2-3.json";
     report::ReplayInfo bad;
     bad.verdict = "diverged";
@@ -67,7 +68,8 @@ TEST(RunReport, TextShowsOnlyConfirmedByDefault) {
                    "m.c:11:3\n"),
             std::string::npos)
       << s;
-  EXPECT_NE(s.find("    3. [2] t1 wr x 1\n    4. [3] t2 rd x 1\n"),
+  EXPECT_NE(s.find("    3. [2] t1 wr x 1   <== racing access\n"
+                   "    4. [3] t2 rd x 1   <== racing access\n"),
             std::string::npos)
       << s;
   EXPECT_NE(s.find("  Replay it: racepredict replay --schedule "
