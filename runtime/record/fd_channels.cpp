@@ -209,13 +209,6 @@ bool socketChannels(int fd, uint64_t ino, FdChannels *out) {
   return true;
 }
 
-int currentTid() {
-  static RP_TLS int tid;
-  if (!tid)
-    tid = static_cast<int>(syscall(SYS_gettid));
-  return tid;
-}
-
 } // namespace
 
 FdChannels channelsOf(int fd) {
