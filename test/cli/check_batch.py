@@ -89,10 +89,11 @@ def main():
     expect_error(["--traces", empty], "--traces: no trace files (*.rptrace, *.rpt.txt, *.std)")
     expect_error(["--ctest", good], "has no CTestTestfile.cmake (not a CTest build directory")
     expect_error(["--traces", good, "-R", "nomatch"], "no tests to run in traces")
-    supp = write(os.path.join(W, "bad.supp"), "# ok\nrace:worker\nmutex:m\n")
+    supp = write(os.path.join(W, "bad.supp"), "# ok\nrace:worker\nlock:m\n")
     expect_error(["--traces", good, "--suppressions", supp],
-                 f"{supp}:3: unknown suppression type 'mutex' (racepredict knows "
-                 "race, deadlock and property)")
+                 f"{supp}:3: unknown suppression type 'lock' (racepredict knows "
+                 "race, race_top, deadlock and property, and ignores TSan's "
+                 "mutex, thread, signal and called_from_lib)")
     supp2 = write(os.path.join(W, "bad2.supp"), "race:\n")
     expect_error(["--traces", good, "--suppressions", supp2],
                  f"{supp2}:1: empty pattern after 'race:'")
@@ -191,7 +192,7 @@ def main():
           json.loads(r.stdout)["stats"]["suppressed"] == 0, "non-matching rule")
     r = subprocess.run([RP, "analyze", FIG1, "--suppressions", supp],
                        capture_output=True, text=True, timeout=60)
-    check(r.returncode == 2 and f"{supp}:3: unknown suppression type 'mutex'" in r.stderr,
+    check(r.returncode == 2 and f"{supp}:3: unknown suppression type 'lock'" in r.stderr,
           f"analyze bad suppressions: {r.stderr}")
 
     if failures:

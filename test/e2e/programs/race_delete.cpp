@@ -7,7 +7,7 @@
 #include <pthread.h>
 // expect-race: D R
 // expect-stack: D closer
-// expect-stack: R served worker
+// expect-stack: R Connection::served worker
 
 struct Connection {
   int fd = 3;
