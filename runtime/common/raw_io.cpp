@@ -2,6 +2,7 @@
 #include "raw_io.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -101,5 +102,33 @@ void *rawAlloc(size_t bytes) {
 }
 
 void rawFree(void *p, size_t bytes) { munmap(p, bytes); }
+
+bool procStatusField(const char *key, char *out, size_t cap) {
+  long fd =
+      syscall(SYS_openat, AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || cap == 0)
+    return false;
+  char buf[4096];
+  long n = syscall(SYS_read, fd, buf, sizeof buf - 1);
+  syscall(SYS_close, fd);
+  if (n <= 0)
+    return false;
+  buf[n] = 0;
+  size_t keyLen = rawStrlen(key);
+  // Fields start lines: the key at the start of the buffer or after '\n'.
+  for (char *p = buf; *p; ++p) {
+    if ((p != buf && p[-1] != '\n') || !rawStreq(p, key, keyLen))
+      continue;
+    const char *q = p + keyLen;
+    while (*q == ' ' || *q == '\t')
+      ++q;
+    size_t i = 0;
+    for (; i + 1 < cap && *q && *q != '\n'; ++i)
+      out[i] = *q++;
+    out[i] = 0;
+    return true;
+  }
+  return false;
+}
 
 } // namespace racepredict::rt

@@ -33,6 +33,11 @@ size_t rawStrlen(const char *s);
 void rawCopy(char *dst, const char *src, size_t cap);
 bool rawStreq(const char *a, const char *b, size_t n);
 
+/// The value of field `key` ("TracerPid:") of /proc/self/status, blanks
+/// skipped, copied into out[0..cap): false if the file or the field is
+/// missing. Raw system calls: the interposed read(2) would record.
+bool procStatusField(const char *key, char *out, size_t cap);
+
 /// Anonymous memory straight from the kernel (the hooks may not malloc).
 void *rawAlloc(size_t bytes);
 void rawFree(void *p, size_t bytes);

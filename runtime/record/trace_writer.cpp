@@ -240,33 +240,15 @@ const int kFatalSignals[] = {SIGSEGV, SIGBUS,  SIGFPE,   SIGILL,  SIGABRT,
 /// The process's pending signals (/proc/self/status ShdPnd: sigpending()
 /// would only show the ones this thread blocks), as a bit mask.
 uint64_t sharedPending() {
-  long fd =
-      syscall(SYS_openat, AT_FDCWD, "/proc/self/status", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
+  char v[32];
+  if (!procStatusField("ShdPnd:", v, sizeof v))
     return 0;
-  char buf[4096];
-  long n = syscall(SYS_read, fd, buf, sizeof buf - 1);
-  syscall(SYS_close, fd);
-  if (n <= 0)
-    return 0;
-  buf[n] = 0;
-  const char *key = "ShdPnd:";
-  for (char *p = buf; *p; ++p) {
-    const char *k = key;
-    char *q = p;
-    while (*k && *q == *k)
-      ++k, ++q;
-    if (*k)
-      continue;
-    uint64_t mask = 0;
-    for (; *q == ' ' || *q == '\t'; ++q) {
-    }
-    for (; (*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f'); ++q)
-      mask = mask << 4 |
-             static_cast<uint64_t>(*q <= '9' ? *q - '0' : *q - 'a' + 10);
-    return mask;
-  }
-  return 0;
+  uint64_t mask = 0;
+  for (const char *q = v; (*q >= '0' && *q <= '9') || (*q >= 'a' && *q <= 'f');
+       ++q)
+    mask =
+        mask << 4 | static_cast<uint64_t>(*q <= '9' ? *q - '0' : *q - 'a' + 10);
+  return mask;
 }
 
 /// A fatal signal is being handled, or is pending for a thread to handle.

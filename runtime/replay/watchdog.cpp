@@ -35,29 +35,8 @@
 namespace racepredict::rt {
 
 bool underDebugger() {
-  int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return false;
-  char buf[4096];
-  // Raw: the interposed read(2) records (record/fd_hooks.cpp).
-  long n = syscall(SYS_read, fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0)
-    return false;
-  buf[n] = 0;
-  const char *key = "TracerPid:";
-  for (char *p = buf; *p; ++p) {
-    const char *k = key;
-    char *q = p;
-    while (*k && *q == *k)
-      ++k, ++q;
-    if (*k)
-      continue;
-    while (*q == ' ' || *q == '\t')
-      ++q;
-    return *q && *q != '0';
-  }
-  return false;
+  char v[16];
+  return procStatusField("TracerPid:", v, sizeof v) && v[0] && v[0] != '0';
 }
 
 namespace {
