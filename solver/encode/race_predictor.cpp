@@ -187,6 +187,8 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
   result.stats.events = idx.trace().events.size();
 
   analysis::MustHappenBefore mhb(idx);
+  result.stats.mhbPasses = mhb.stats().passes;
+  result.stats.mhbSeconds = mhb.stats().seconds;
   // Grouped (default): nearest candidates per signature group, the rest of
   // a group only when needed. Otherwise every candidate up front.
   bool grouped = !opts.allPairs && !opts.wholeTrace;

@@ -88,6 +88,8 @@ struct RaceStats {
   size_t sliceExpansions = 0; ///< sliced: escapes that grew a slice
   size_t maxSliceUnits = 0;   ///< sliced: the largest slice (nodes)
   size_t maxOrderVars = 0;    ///< sliced: the largest formula (named nodes)
+  unsigned mhbPasses = 0;     ///< passes of the must-happen-before clocks
+  double mhbSeconds = 0;      ///< computing them (part of filterSeconds)
   double filterSeconds = 0;   ///< index, MHB clocks, candidates, filters
   double fastSeconds = 0;     ///< closure witnesses (stage 1)
   double encodeSeconds = 0;   ///< building the base formula and queries
