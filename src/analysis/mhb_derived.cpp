@@ -33,9 +33,6 @@ using trace::EventKind;
 namespace {
 
 constexpr size_t kRecent = 64;
-/// Token sources (posts) one semaphore wait looks at, at most: beyond, the
-/// rule gives up for that wait (sound: it only adds edges).
-constexpr size_t kMaxSources = 4096;
 
 /// Runs of a span sorted by (thread, index): calls f(thread, lo, hi).
 template <typename F>
@@ -87,12 +84,16 @@ DerivedFacts::DerivedFacts(const TraceIndex &idx) {
     std::stable_sort(semWaits[s].begin(), semWaits[s].end(), byThread);
     std::stable_sort(semSources[s].begin(), semSources[s].end(), byThread);
   }
+  findCounters(idx);
 }
 
 DerivedRules::DerivedRules(MhbPass &pass, const DerivedFacts &facts)
     : pass_(pass), idx_(pass.index()), facts_(facts), nt_(idx_.numThreads()),
       pending_(nt_), recentDone_(nt_, std::vector<EventId>(kRecent, kNone)),
-      open_(nt_), lastPlain_(nt_, 0), buf_(nt_), buf2_(nt_) {}
+      open_(nt_), lastPlain_(nt_, 0), rootHolds_(facts.counters.size(), 1),
+      buf_(nt_), buf2_(nt_) {
+  checkRoots();
+}
 
 bool DerivedRules::apply(EventId e, uint32_t *c, bool changed) {
   const Event &ev = idx_.trace().events[e];
@@ -158,6 +159,7 @@ bool DerivedRules::readsFeeding(EventId y, uint32_t *c) {
     slot = r;
     if (meetOfWriters(r, meet))
       grew |= pass_.joinClock(c, u, meet.data());
+    grew |= counted(r, c);
   }
   return grew;
 }
@@ -278,61 +280,76 @@ bool DerivedRules::tokens(EventId w, uint32_t *c) {
   const Event &we = t.events[w];
   ThreadId u = we.thread;
   uint32_t pw = idx_.posInThread(w);
-  const auto &waits = facts_.semWaits[we.obj];
-  int64_t before = 0; // other waits that must precede w
-  forEachThreadRun(t, {waits.data(), waits.data() + waits.size()},
-                   [&](ThreadId x, const EventId *lo, const EventId *hi) {
-                     before += firstFrom(idx_, lo, hi, x == u ? pw : c[x]) - lo;
-                   });
-  int64_t need = 1 + before - idx_.semInitialCount(we.obj);
-  if (need <= 0)
-    return false;
-  // The posts and inits that may precede w: per thread, a prefix.
+  int64_t need = 1 + mustPrecede(facts_.semWaits[we.obj], u, pw, c) -
+                 idx_.semInitialCount(we.obj);
   std::vector<EventId> sources;
-  const auto &all = facts_.semSources[we.obj];
+  if (need <= 0 || !mayPrecede(facts_.semSources[we.obj], u, pw, sources))
+    return false;
+  std::vector<int64_t> weight;
+  for (EventId p : sources) {
+    const Event &s = t.events[p];
+    weight.push_back(
+        s.kind == EventKind::SemInit ? std::max<int64_t>(s.value, 0) : 1);
+  }
+  return joinKthSmallest(sources, weight, need, u, c);
+}
+
+int64_t DerivedRules::mustPrecede(const std::vector<EventId> &events,
+                                  ThreadId self, uint32_t pos,
+                                  const uint32_t *clock) const {
+  int64_t n = 0;
+  forEachThreadRun(idx_.trace(), {events.data(), events.data() + events.size()},
+                   [&](ThreadId x, const EventId *lo, const EventId *hi) {
+                     n += firstFrom(idx_, lo, hi, x == self ? pos : clock[x]) -
+                          lo;
+                   });
+  return n;
+}
+
+bool DerivedRules::mayPrecede(const std::vector<EventId> &events, ThreadId self,
+                              uint32_t pos, std::vector<EventId> &out) const {
+  out.clear();
   bool tooMany = false;
-  forEachThreadRun(t, {all.data(), all.data() + all.size()},
+  forEachThreadRun(idx_.trace(), {events.data(), events.data() + events.size()},
                    [&](ThreadId x, const EventId *lo, const EventId *hi) {
                      for (const EventId *p = lo; p != hi && !tooMany; ++p) {
-                       if (x == u ? idx_.posInThread(*p) >= pw
-                                  : pass_.entryOf(*p, u) > pw)
-                         break; // after w, as are the rest of x's
-                       sources.push_back(*p);
-                       tooMany = sources.size() > kMaxSources;
+                       if (x == self ? idx_.posInThread(*p) >= pos
+                                     : pass_.entryOf(*p, self) > pos)
+                         break; // after it, as are the rest of x's
+                       out.push_back(*p);
+                       tooMany = out.size() > kMaxSources;
                      }
                    });
-  if (tooMany)
-    return false;
-  std::vector<uint32_t> clocks(sources.size() * nt_);
-  std::vector<int64_t> weight(sources.size());
+  return !tooMany;
+}
+
+bool DerivedRules::joinKthSmallest(const std::vector<EventId> &sources,
+                                   const std::vector<int64_t> &weight,
+                                   int64_t k, ThreadId self, uint32_t *c) {
   int64_t total = 0;
-  for (size_t i = 0; i < sources.size(); ++i) {
+  for (int64_t w : weight)
+    total += w;
+  if (k <= 0 || total < k)
+    return false; // nothing needed, or never enough: nothing derived
+  std::vector<uint32_t> clocks(sources.size() * nt_);
+  for (size_t i = 0; i < sources.size(); ++i)
     pass_.clockOf(sources[i], clocks.data() + i * nt_);
-    const Event &s = t.events[sources[i]];
-    weight[i] =
-        s.kind == EventKind::SemInit ? std::max<int64_t>(s.value, 0) : 1;
-    total += weight[i];
-  }
-  if (total < need)
-    return false; // w can never run; nothing derived
-  // Per thread x: the smallest entry the largest of any `need` tokens can
-  // have is the need-th smallest entry (with multiplicity).
   std::vector<std::pair<uint32_t, int64_t>> col(sources.size());
   std::vector<uint32_t> derived(nt_, 0);
   for (ThreadId x = 0; x < nt_; ++x) {
-    if (x == u)
+    if (x == self)
       continue;
     for (size_t i = 0; i < sources.size(); ++i)
       col[i] = {clocks[i * nt_ + x], weight[i]};
     std::sort(col.begin(), col.end());
     int64_t sum = 0;
     for (const auto &[entry, wgt] : col)
-      if ((sum += wgt) >= need) {
+      if ((sum += wgt) >= k) {
         derived[x] = entry;
         break;
       }
   }
-  return pass_.joinClock(c, u, derived.data());
+  return pass_.joinClock(c, self, derived.data());
 }
 
 } // namespace racepredict::analysis

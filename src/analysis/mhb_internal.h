@@ -52,15 +52,35 @@ struct ClockTable {
   size_t changePoints() const;
 };
 
+/// A counter (mhb_counters.cpp): a location each write of which adds −1, 0
+/// or +1 to the value its thread read of it just before, in the same
+/// critical section of one lock all such writes hold (or is an atomic
+/// read-modify-write), except perhaps one first write that sets it (the
+/// root). Its value at any read is then its start plus the writes before.
+struct Counter {
+  EventId root = kNone; ///< the setting write, or none
+  int64_t start = 0;    ///< the root's value, else the initial value
+  /// The adding writes by (thread, index).
+  std::vector<EventId> incs, decs;
+};
+
 /// Static facts the derived rules look up (built once for all passes).
 struct DerivedFacts {
   explicit DerivedFacts(const TraceIndex &idx);
+  void findCounters(const TraceIndex &idx);
+  /// Per location: its index in `counters`, or kNone.
+  std::vector<uint32_t> counterOf;
+  std::vector<Counter> counters;
   /// Per lock: the threads that take it, if more than one (else empty).
   std::vector<std::vector<ThreadId>> lockThreads;
   /// Per semaphore: its waits and its token sources (posts, inits), each
   /// ordered by (thread, index).
   std::vector<std::vector<EventId>> semWaits, semSources;
 };
+
+/// Token sources (posts, counted writes) one rule looks at, at most: beyond,
+/// the rule gives up for that event (sound: rules only add edges).
+constexpr size_t kMaxSources = 4096;
 
 /// One pass over the trace: explicit edges, and the derived ones if
 /// `facts` is given. `prev` is the previous pass's table, or null before
@@ -115,6 +135,22 @@ private:
   bool meetOfWriters(EventId r, std::vector<uint32_t> &meet);
   bool exclusion(EventId e, uint32_t *c);
   bool tokens(EventId wait, uint32_t *c);
+  bool counted(EventId r, uint32_t *c);
+  void checkRoots();
+  /// Of `events` (by thread, index): how many must precede the event at
+  /// position `pos` of thread `self` whose clock is `clock`.
+  int64_t mustPrecede(const std::vector<EventId> &events, ThreadId self,
+                      uint32_t pos, const uint32_t *clock) const;
+  /// Those that may precede it (not after it in program order, not known
+  /// to follow it), into `out`; false if more than kMaxSources.
+  bool mayPrecede(const std::vector<EventId> &events, ThreadId self,
+                  uint32_t pos, std::vector<EventId> &out) const;
+  /// Joins into c (of thread self), per other thread, the k-th smallest
+  /// entry (with multiplicity `weight`) of the sources' clocks: any k
+  /// tokens among them include one that late.
+  bool joinKthSmallest(const std::vector<EventId> &sources,
+                       const std::vector<int64_t> &weight, int64_t k,
+                       ThreadId self, uint32_t *c);
 
   MhbPass &pass_;
   const TraceIndex &idx_;
@@ -127,6 +163,9 @@ private:
   /// Per thread: sections of shared locks it holds.
   std::vector<std::vector<uint32_t>> open_;
   std::vector<uint32_t> lastPlain_; ///< per thread: position of it, or 0
+  /// Per counter: its root precedes every other access (by the previous
+  /// pass's clocks), so the counted writes all follow it.
+  std::vector<char> rootHolds_;
   std::vector<uint32_t> buf_, buf2_;
 };
 

@@ -41,6 +41,9 @@ struct TraceFeatures {
   bool deadlockProne = false;
   /// Custom events `ev a|b|c [o1|o2 [o1|o2]]` (property tests).
   bool customs = false;
+  /// A counter `c` under lock `l`: `acq l; rd c v; wr c v±1; rel l` steps
+  /// and reads of it, from `init c 0` (the counters of the derived order).
+  bool counters = false;
 };
 
 struct RandomTraceOptions {
