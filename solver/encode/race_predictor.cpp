@@ -45,7 +45,8 @@ const char *const kBudget = "trace budget exhausted";
 struct Outcome {
   EventId first, second;
   CheckResult::Status status = CheckResult::Unknown;
-  bool fast = false; ///< settled by a closure witness, without the solver
+  bool fast = false;       ///< settled by a closure witness, without the solver
+  bool propagated = false; ///< unsat without a solver check
   std::vector<Step> steps;
   std::string reason;
   size_t checks = 0, expansions = 0, units = 0, vars = 0;
@@ -140,6 +141,7 @@ public:
     o.expansions = v.expansions;
     o.units = v.sliceUnits;
     o.vars = v.orderVars;
+    o.propagated = v.propagated;
     if (v.status == CheckResult::Sat)
       o.steps = std::move(v.steps);
     return o;
@@ -311,6 +313,8 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
   for (Outcome &o : all) {
     if (o.fast)
       ++result.stats.closureWitnesses;
+    else if (o.propagated)
+      ++result.stats.propagatedUnsat;
     else if (o.reason != kBudget)
       ++result.stats.solverCalls;
     result.stats.solverChecks += o.checks;

@@ -220,12 +220,14 @@ void SliceEncoding::encodeRace() {
   EventId a = s_.a, b = s_.b;
   add(pool_.eq(eventVar(a), cut_));
   add(pool_.eq(eventVar(b), cut_));
+  forced_.assign(idx_.numThreads(), 0);
   for (ThreadId t = 0; t < idx_.numThreads(); ++t) {
     const auto &te = idx_.threadEvents(t);
     uint32_t past = std::max(mhb.entry(a, t), mhb.entry(b, t));
     for (EventId x : {a, b})
       if (events[x].thread == t)
         past = std::min(past, idx_.posInThread(x));
+    forced_[t] = std::min(past, s_.eventsIn(t));
     // (A derived must edge may name an event the slice does not hold:
     // the fact is implied anyway, and only helps the solver when named.)
     if (past > 0 && te[past - 1] != a && te[past - 1] != b &&

@@ -82,6 +82,9 @@ struct RaceStats {
   /// every filtered pair.
   size_t candidates = 0;
   size_t closureWitnesses = 0; ///< races settled without the solver
+  /// No race, without a solver check (a read every witness needs has no
+  /// writer left: pair_solver.h).
+  size_t propagatedUnsat = 0;
   size_t solverCalls = 0;
   size_t sat = 0, unsat = 0, unknown = 0;
   size_t solverChecks = 0;    ///< sliced: checks over all candidates
