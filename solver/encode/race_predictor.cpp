@@ -247,6 +247,12 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
     decider.prepareWholeTrace(cands, std::vector<char>(cands.size(), 1));
   result.stats.encodeSeconds = since(solveStart);
 
+  DecisionCounter progress(opts.onProgress, cands.size());
+  auto decide = [&](Decider::Shard &sh, EventId a, EventId b, size_t i) {
+    Outcome o = decider.decide(sh, a, b, i);
+    progress.decided(o.status == CheckResult::Unknown);
+    return o;
+  };
   // Phase 2 needs the accesses per signature: built once, on first need.
   std::once_flag sigsOnce;
   std::unique_ptr<analysis::SignatureIndex> sigs;
@@ -258,9 +264,11 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
       // Distinct shards own distinct groups: no shared entry.
       std::vector<char> done(numGroups, 0);
       for (size_t i : shards[s]) {
-        if (done[cands[i].group] && !opts.allPairs)
+        if (done[cands[i].group] && !opts.allPairs) {
+          progress.skipped(1);
           continue;
-        out.push_back(decider.decide(sh, cands[i].first, cands[i].second, i));
+        }
+        out.push_back(decide(sh, cands[i].first, cands[i].second, i));
         done[cands[i].group] |= out.back().status == CheckResult::Sat;
       }
       return;
@@ -272,14 +280,16 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
     for (auto &[g, mine] : byGroup) {
       std::set<std::pair<EventId, EventId>> tried;
       bool raced = false, budget = false;
-      for (size_t i : mine) {
-        const Candidate &c = cands[i];
+      for (size_t k = 0; k < mine.size(); ++k) {
+        const Candidate &c = cands[mine[k]];
         tried.insert({c.first, c.second});
-        out.push_back(decider.decide(sh, c.first, c.second, i));
+        out.push_back(decide(sh, c.first, c.second, mine[k]));
         raced = out.back().status == CheckResult::Sat;
         budget = out.back().reason == kBudget;
-        if (raced || budget)
+        if (raced || budget) {
+          progress.skipped(mine.size() - k - 1);
           break;
+        }
       }
       // Two events without source locations: their one pair was tried.
       const analysis::CandidateGroup &cg = groups[g];
@@ -293,7 +303,8 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
       while (more.next(&a, &b)) {
         if (tried.count({a, b}))
           continue;
-        out.push_back(decider.decide(sh, a, b, 0));
+        progress.added(1);
+        out.push_back(decide(sh, a, b, 0));
         if (out.back().status == CheckResult::Sat ||
             out.back().reason == kBudget)
           break;

@@ -8,6 +8,7 @@
 
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/analysis/trace_index.h"
+#include "racepredict/solver/decision_progress.h"
 
 #include <cstdint>
 #include <string>
@@ -56,6 +57,9 @@ struct RaceOptions {
   /// Nearest candidates kept per signature group before the group is
   /// enumerated in full (tests set 1 to exercise the full enumeration).
   size_t keepPerGroup = 16;
+  /// Called (under a lock, from any worker) whenever a candidate is decided
+  /// or the number left changes: the command line's progress line.
+  ProgressCallback onProgress;
 };
 
 struct RaceFinding {
