@@ -83,6 +83,10 @@ MustHappenBefore::MustHappenBefore(const TraceIndex &idx, MhbOptions opts)
     // nothing is a fixpoint, which is sound (docs/slicing.md). Stopped
     // early it is not: the explicit table stays then.
     DerivedFacts facts(idx);
+    // Nothing to derive: the explicit clocks are the fixpoint.
+    if (!facts.anyRule)
+      opts.maxPasses = 0;
+    stats_.derived = !facts.anyRule;
     std::unique_ptr<ClockTable> prev;
     unsigned __int128 mass = 0;
     for (unsigned p = 0; p < opts.maxPasses; ++p) {

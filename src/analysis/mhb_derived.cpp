@@ -85,6 +85,21 @@ DerivedFacts::DerivedFacts(const TraceIndex &idx) {
     std::stable_sort(semSources[s].begin(), semSources[s].end(), byThread);
   }
   findCounters(idx);
+  for (const auto &ts : lockThreads)
+    anyRule |= !ts.empty();
+  for (const auto &ws : semWaits)
+    anyRule |= !ws.empty();
+  for (ThreadId th = 0; th < idx.numThreads() && !anyRule; ++th) {
+    bool read = false;
+    for (EventId e : idx.threadEvents(th)) {
+      EventKind k = t.events[e].kind;
+      if (k == EventKind::Branch && read) {
+        anyRule = true;
+        break;
+      }
+      read |= trace::readsValue(k) || k == EventKind::TryFail;
+    }
+  }
 }
 
 DerivedRules::DerivedRules(MhbPass &pass, const DerivedFacts &facts)

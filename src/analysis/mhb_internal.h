@@ -76,6 +76,11 @@ struct DerivedFacts {
   /// Per semaphore: its waits and its token sources (posts, inits), each
   /// ordered by (thread, index).
   std::vector<std::vector<EventId>> semWaits, semSources;
+  /// Some rule has something to look at: a lock two threads take, a
+  /// semaphore wait, or a branch after a read-like event of its thread
+  /// (reads-from meets, counters). Without, every derived pass would
+  /// reproduce the explicit clocks (at their cost: 20,000 threads).
+  bool anyRule = false;
 };
 
 /// Token sources (posts, counted writes) one rule looks at, at most: beyond,
