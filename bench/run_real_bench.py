@@ -3,7 +3,7 @@
 
     bench/run_real_bench.py [--build build] [--base OLD_BUILD] [--quick]
                             [--work DIR] [--only NAME,...] [--limit S]
-                            [--base-limit S]
+                            [--base-limit S] [--section NAME]
                             [--out bench/RESULTS.md]
 
 Builds and records, on this machine, with the build's racepredict-cc:
@@ -37,8 +37,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus")
-BEGIN = "<!-- real-bench:begin (bench/run_real_bench.py rewrites this part) -->"
-END = "<!-- real-bench:end -->"
+MARK = "<!-- real-bench:{} {} (bench/run_real_bench.py rewrites this part) -->"
 
 
 def sh(cmd, **kw):
@@ -152,54 +151,58 @@ def lock_orders(threads, rounds, locks=4, seed=5):
     return lines + [f"t0 join t{i}" for i in range(1, threads + 1)]
 
 
-def cases(build, quick):
-    """(name, trace, analyze flags, what it is) for every benchmark."""
+def cases(build, quick, want):
+    """(name, trace, analyze flags, what it is) for every benchmark `want`
+    accepts (by name); only those are built and recorded."""
     real = os.path.join(ROOT, "bench", "real")
     out = []
-    p = pigz(build, False)
-    sizes = [5] if quick else [5, 50]
-    for mb in sizes:
-        inp = text_input(os.path.join(WORK, f"in{mb}.txt"), mb * 1000000)
-        t = record(f"pigz-p2-{mb}mb", [p, "-p", "2", "-c", inp])
-        out.append((f"pigz -p 2, {mb} MB", t, [], "pigz"))
-    inp = text_input(os.path.join(WORK, "in5.txt"), 5000000)
-    t = record("pigz-p4-b128-5mb", [p, "-p", "4", "-b", "128", "-c", inp])
-    out.append(("pigz -p 4 -b 128, 5 MB", t, [], "pigz"))
+
+    def case(name, make, flags=(), kind="ours"):
+        if want(name):
+            out.append((name, make(), list(flags), kind))
+
+    def pigz_case(name, rec, mb, args, zlib=False):
+        case(name, lambda: record(
+            rec, [pigz(build, zlib), *args, "-c",
+             text_input(os.path.join(WORK, f"in{mb}.txt"), mb * 1000000)]),
+             kind="pigz")
+
+    for mb in [5] if quick else [5, 50]:
+        pigz_case(f"pigz -p 2, {mb} MB", f"pigz-p2-{mb}mb", mb, ["-p", "2"])
+    pigz_case("pigz -p 4 -b 128, 5 MB", "pigz-p4-b128-5mb", 5, ["-p", "4", "-b", "128"])
     if not quick:
-        pz = pigz(build, True)
-        inp = text_input(os.path.join(WORK, "in1.txt"), 1000000)
-        t = record("pigz-zlib-p2-1mb", [pz, "-p", "2", "-c", inp])
-        out.append(("pigz + zlib -p 2, 1 MB", t, [], "pigz"))
-    sb = program(build, os.path.join(real, "sem_barrier.c"))
+        pigz_case("pigz + zlib -p 2, 1 MB", "pigz-zlib-p2-1mb", 1, ["-p", "2"], zlib=True)
+    sb = lambda: program(build, os.path.join(real, "sem_barrier.c"))
     for n, r in ((3, 2), (3, 4)):
-        t = record(f"sem_barrier-{n}-{r}", [sb, str(n), str(r)])
-        out.append((f"semaphore barrier {n} × {r}", t, [], "ours"))
-    ph = program(build, os.path.join(real, "philosophers.c"))
-    t = record("philosophers-5-1000", [ph, "5", "1000"])
-    out.append(("philosophers 5 × 1000", t, ["--deadlocks"], "ours"))
-    out.append(("philosophers 5 × 1000", t, [], "ours"))
-    cq = program(build, os.path.join(real, "cv_queue.cpp"), cxx=True)
-    t = record("cv_queue-2-2-300", [cq, "2", "2", "300"])
-    out.append(("C++ work queue 2+2, 300 tasks", t, ["--timeout-ms", "10000"], "ours"))
-    for n in ([1000] if quick else [1000, 10000]):
-        t = gen(build, f"mixed-{n}", "--shape", "mixed", "--events", str(n),
-                "--threads", "4", "--locations", "200", "--locks", "8")
-        out.append((f"mixed {n // 1000}K", t, ["--all-pairs", "--timeout-ms", "10000"],
-                    "synthetic"))
-    for n in ([10000] if quick else [10000, 100000]):
-        t = gen(build, f"app-{n}", "--shape", "app", "--events", str(n),
-                "--threads", "4", "--locks", "8", "--seed", "1")
-        out.append((f"app {n // 1000}K", t, ["--all-pairs"], "synthetic"))
+        case(f"semaphore barrier {n} × {r}",
+             lambda: record(f"sem_barrier-{n}-{r}", [sb(), str(n), str(r)]))
+    ph = lambda: record("philosophers-5-1000", [
+        program(build, os.path.join(real, "philosophers.c")), "5", "1000"])
+    case("philosophers 5 × 1000, deadlocks", ph, ["--deadlocks"])
+    case("philosophers 5 × 1000, races", ph)
+    case("C++ work queue 2+2, 300 tasks", lambda: record("cv_queue-2-2-300", [
+        program(build, os.path.join(real, "cv_queue.cpp"), cxx=True), "2", "2", "300"]),
+         ["--timeout-ms", "10000"])
+    for n in [1000] if quick else [1000, 10000]:
+        case(f"mixed {n // 1000}K", lambda: gen(
+            build, f"mixed-{n}", "--shape", "mixed", "--events", str(n), "--threads",
+            "4", "--locations", "200", "--locks", "8"),
+             ["--all-pairs", "--timeout-ms", "10000"], "synthetic")
+    for n in [10000] if quick else [10000, 100000]:
+        case(f"app {n // 1000}K", lambda: gen(
+            build, f"app-{n}", "--shape", "app", "--events", str(n), "--threads", "4",
+            "--locks", "8", "--seed", "1"), ["--all-pairs"], "synthetic")
     for n in (250, 800):
-        t = gen(build, f"mixed-{n}", "--shape", "mixed", "--events", str(n),
-                "--threads", "4", "--locations", "50", "--locks", "8")
-        out.append((f"mixed {n}", t, [], "issue 21.7"))
-    out.append(("50,000 nested locks", text_trace("nested-50000", nested_locks(50000)),
-                [], "issue 21.7"))
-    out.append(("20,000 threads", text_trace("threads-20000", many_threads(20000)), [],
-                "issue 21.7"))
-    t = text_trace("lock-orders-4-9", lock_orders(4, 9))
-    out.append(("lock orders, 4 threads × 9 rounds", t, ["--deadlocks"], "issue 21.7"))
+        case(f"mixed {n}", lambda: gen(
+            build, f"mixed-{n}", "--shape", "mixed", "--events", str(n), "--threads",
+            "4", "--locations", "50", "--locks", "8"), kind="issue 21.7")
+    case("50,000 nested locks",
+         lambda: text_trace("nested-50000", nested_locks(50000)), kind="issue 21.7")
+    case("20,000 threads",
+         lambda: text_trace("threads-20000", many_threads(20000)), kind="issue 21.7")
+    case("lock orders, 4 threads × 9 rounds",
+         lambda: text_trace("lock-orders-4-9", lock_orders(4, 9)), ["--deadlocks"],
+         "issue 21.7")
     return out
 
 
@@ -256,6 +259,8 @@ def main():
     ap.add_argument("--base-limit", type=float,
                     help="seconds per analysis with --base (default: --limit)")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
+    ap.add_argument("--section", default="quick" ,
+                    help="the part of --out this run rewrites (its own table)")
     a = ap.parse_args()
     WORK = a.work
     os.makedirs(WORK, exist_ok=True)
@@ -264,8 +269,9 @@ def main():
     base_limit = a.base_limit or a.limit
     load0 = os.getloadavg()
     commit = sh(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]).stdout.strip()
+    begin, end = MARK.format("begin", a.section), MARK.format("end", a.section)
     lines = [
-        BEGIN, "", "## Real programs and hard shapes (issue 17)", "",
+        begin, "", f"### Real programs and hard shapes (issue 17): {a.section}", "",
         "Command: `bench/run_real_bench.py" + (" --base OLD_BUILD" if base else "") +
         ("` (--quick)" if a.quick else "`") + f"; limit {a.limit:.0f} s per analysis "
         + (f"({base_limit:.0f} s before) " if base else "") +
@@ -286,9 +292,8 @@ def main():
             "solver s",
             "wall s", "peak MB") + (" before: wall s | before: unknown |" if base else ""),
         row(*["---", "---"] + ["---:"] * 13) + (" ---: | ---: |" if base else "")]
-    for name, trace, flags, _kind in cases(a.build, a.quick):
-        if a.only and not any(o in name for o in a.only.split(",")):
-            continue
+    want = lambda name: not a.only or any(o in name for o in a.only.split(","))
+    for name, trace, flags, _kind in cases(a.build, a.quick, want):
         print(f"{name} {' '.join(flags)} ...", file=sys.stderr, flush=True)
         r = analyze(rp, trace, flags, a.limit)
         cells = [name, "`" + " ".join(flags) + "`" if flags else ""]
@@ -307,10 +312,10 @@ def main():
                      else f" {b['wall']:.2f} | {b['unknown']} |")
         lines.append(line)
         print(line, file=sys.stderr, flush=True)
-    lines += ["", f"Load average after: {os.getloadavg()[0]:.1f}.", "", END]
+    lines += ["", f"Load average after: {os.getloadavg()[0]:.1f}.", "", end]
     text = open(a.out).read() if os.path.exists(a.out) else ""
-    if BEGIN in text and END in text:
-        text = text[:text.index(BEGIN)] + "\n".join(lines) + text[text.index(END) + len(END):]
+    if begin in text and end in text:
+        text = text[:text.index(begin)] + "\n".join(lines) + text[text.index(end) + len(end):]
     else:
         text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
     with open(a.out, "w") as f:
