@@ -218,7 +218,8 @@ def analyze(rp, trace, flags, limit):
         sys.exit(f"{rp} analyze {trace} {' '.join(flags)} exited {code}")
     rep = json.load(open(out))
     s = rep["stats"]
-    r = {"killed": False, "wall": wall, "rss": rss, "events": s.get("events"),
+    r = {"killed": False, "wall": wall, "rss": rss,
+         "events": s.get("events") or events_of(rp, trace)[0],
          "load": s.get("load_seconds", 0)}
     if "--deadlocks" in flags:
         d = s["deadlock"]
@@ -299,7 +300,7 @@ def main():
         cells = [name, "`" + " ".join(flags) + "`" if flags else ""]
         if r["killed"]:
             ev, _ = events_of(rp, trace)
-            cells += [ev] + ["—"] * 11 + [f"> {a.limit:.0f}", "—"]
+            cells += [ev] + ["—"] * 10 + [f"> {a.limit:.0f}", "—"]
         else:
             cells += [r["events"], f"{r['load']:.2f}", r["order"], r["candidates"],
                       r["fast"], r["sat"], r["propagated"], r["unsat"],
