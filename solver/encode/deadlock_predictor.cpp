@@ -119,14 +119,16 @@ DeadlockResult predictDeadlocks(const analysis::TraceIndex &idx,
   std::set<std::vector<EventId>> found; // signatures with a finding
   std::set<uint32_t> groupsDone;
   std::map<std::vector<EventId>, std::pair<uint32_t, std::string>> unknown;
+  DecisionCounter progress(opts.onProgress, cands.size());
   for (const auto &c : cands) {
     std::vector<EventId> sig = eventsOf(c);
     // One candidate per signature suffices (a never-created and a created
     // variant of a first event are the same deadlock).
-    if (found.count(sig))
+    if (found.count(sig) ||
+        (!opts.allCycles && (!c.connected || groupsDone.count(c.group)))) {
+      progress.skipped(1);
       continue;
-    if (!opts.allCycles && (!c.connected || groupsDone.count(c.group)))
-      continue;
+    }
     ++result.stats.solverCalls;
     CheckResult::Status status = CheckResult::Unknown;
     std::string why;
@@ -172,6 +174,7 @@ DeadlockResult predictDeadlocks(const analysis::TraceIndex &idx,
         }
       }
     }
+    progress.decided(status == CheckResult::Unknown);
     if (status == CheckResult::Unsat) {
       ++result.stats.unsat;
       continue;

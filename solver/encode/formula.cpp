@@ -108,6 +108,45 @@ F FormulaPool::implies(F a, F b) {
   return intern({FOp::Implies}, {a, b});
 }
 
+F FormulaPool::atMost(const std::vector<F> &kids, int64_t k) {
+  size_t n = kids.size();
+  if (k < 0)
+    return bottom();
+  if (n <= static_cast<size_t>(k))
+    return top();
+  if (k == 0) {
+    std::vector<F> none;
+    for (F x : kids)
+      none.push_back(mkNot(x));
+    return mkAnd(none);
+  }
+  // s[i][l]: at least l+1 of kids[0..i] hold (only implied upwards).
+  size_t kk = static_cast<size_t>(k);
+  std::vector<F> clauses;
+  std::vector<F> prev(kk), cur(kk);
+  for (size_t i = 0; i < n; ++i) {
+    F x = kids[i];
+    if (i > 0)
+      clauses.push_back(implies(x, mkNot(prev[kk - 1]))); // no (k+1)-th
+    if (i + 1 == n)
+      break;
+    for (size_t l = 0; l < kk; ++l)
+      cur[l] = boolVar(newBoolVar());
+    clauses.push_back(implies(x, cur[0]));
+    for (size_t l = 0; l < kk; ++l) {
+      if (i > 0) {
+        clauses.push_back(implies(prev[l], cur[l]));
+        if (l > 0)
+          clauses.push_back(implies(mkAnd({x, prev[l - 1]}), cur[l]));
+      } else if (l > 0) {
+        clauses.push_back(mkNot(cur[l]));
+      }
+    }
+    prev.swap(cur);
+  }
+  return mkAnd(clauses);
+}
+
 F FormulaPool::pbGe(const std::vector<F> &kids,
                     const std::vector<int64_t> &coeffs, int64_t k) {
   RACEPREDICT_ASSERT(kids.size() == coeffs.size(), "pbGe arity mismatch");

@@ -54,8 +54,13 @@ PairVerdict solveSlice(const analysis::Slicer &slicer, QuerySolver &solver,
     FormulaPool pool;
     SliceEncoding enc(slicer, slice, pool, opts.eagerLocks);
     query(enc, pool);
-    enc.relearn(learned);
     v.sliceUnits = slice.units();
+    if (enc.impossibleReadForced()) {
+      v.status = CheckResult::Unsat;
+      v.propagated = true;
+      return v;
+    }
+    enc.relearn(learned);
     solver.reset(enc.differenceLogicOnly());
     for (F f : enc.takeNew())
       solver.add(pool, f);

@@ -45,7 +45,8 @@ const char *const kBudget = "trace budget exhausted";
 struct Outcome {
   EventId first, second;
   CheckResult::Status status = CheckResult::Unknown;
-  bool fast = false; ///< settled by a closure witness, without the solver
+  bool fast = false;       ///< settled by a closure witness, without the solver
+  bool propagated = false; ///< unsat without a solver check
   std::vector<Step> steps;
   std::string reason;
   size_t checks = 0, expansions = 0, units = 0, vars = 0;
@@ -140,6 +141,7 @@ public:
     o.expansions = v.expansions;
     o.units = v.sliceUnits;
     o.vars = v.orderVars;
+    o.propagated = v.propagated;
     if (v.status == CheckResult::Sat)
       o.steps = std::move(v.steps);
     return o;
@@ -187,6 +189,8 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
   result.stats.events = idx.trace().events.size();
 
   analysis::MustHappenBefore mhb(idx);
+  result.stats.mhbPasses = mhb.stats().passes;
+  result.stats.mhbSeconds = mhb.stats().seconds;
   // Grouped (default): nearest candidates per signature group, the rest of
   // a group only when needed. Otherwise every candidate up front.
   bool grouped = !opts.allPairs && !opts.wholeTrace;
@@ -243,6 +247,12 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
     decider.prepareWholeTrace(cands, std::vector<char>(cands.size(), 1));
   result.stats.encodeSeconds = since(solveStart);
 
+  DecisionCounter progress(opts.onProgress, cands.size());
+  auto decide = [&](Decider::Shard &sh, EventId a, EventId b, size_t i) {
+    Outcome o = decider.decide(sh, a, b, i);
+    progress.decided(o.status == CheckResult::Unknown);
+    return o;
+  };
   // Phase 2 needs the accesses per signature: built once, on first need.
   std::once_flag sigsOnce;
   std::unique_ptr<analysis::SignatureIndex> sigs;
@@ -254,9 +264,11 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
       // Distinct shards own distinct groups: no shared entry.
       std::vector<char> done(numGroups, 0);
       for (size_t i : shards[s]) {
-        if (done[cands[i].group] && !opts.allPairs)
+        if (done[cands[i].group] && !opts.allPairs) {
+          progress.skipped(1);
           continue;
-        out.push_back(decider.decide(sh, cands[i].first, cands[i].second, i));
+        }
+        out.push_back(decide(sh, cands[i].first, cands[i].second, i));
         done[cands[i].group] |= out.back().status == CheckResult::Sat;
       }
       return;
@@ -268,14 +280,16 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
     for (auto &[g, mine] : byGroup) {
       std::set<std::pair<EventId, EventId>> tried;
       bool raced = false, budget = false;
-      for (size_t i : mine) {
-        const Candidate &c = cands[i];
+      for (size_t k = 0; k < mine.size(); ++k) {
+        const Candidate &c = cands[mine[k]];
         tried.insert({c.first, c.second});
-        out.push_back(decider.decide(sh, c.first, c.second, i));
+        out.push_back(decide(sh, c.first, c.second, mine[k]));
         raced = out.back().status == CheckResult::Sat;
         budget = out.back().reason == kBudget;
-        if (raced || budget)
+        if (raced || budget) {
+          progress.skipped(mine.size() - k - 1);
           break;
+        }
       }
       // Two events without source locations: their one pair was tried.
       const analysis::CandidateGroup &cg = groups[g];
@@ -289,7 +303,8 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
       while (more.next(&a, &b)) {
         if (tried.count({a, b}))
           continue;
-        out.push_back(decider.decide(sh, a, b, 0));
+        progress.added(1);
+        out.push_back(decide(sh, a, b, 0));
         if (out.back().status == CheckResult::Sat ||
             out.back().reason == kBudget)
           break;
@@ -309,6 +324,8 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
   for (Outcome &o : all) {
     if (o.fast)
       ++result.stats.closureWitnesses;
+    else if (o.propagated)
+      ++result.stats.propagatedUnsat;
     else if (o.reason != kBudget)
       ++result.stats.solverCalls;
     result.stats.solverChecks += o.checks;

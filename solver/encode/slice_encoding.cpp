@@ -220,17 +220,19 @@ void SliceEncoding::encodeRace() {
   EventId a = s_.a, b = s_.b;
   add(pool_.eq(eventVar(a), cut_));
   add(pool_.eq(eventVar(b), cut_));
+  forced_.assign(idx_.numThreads(), 0);
   for (ThreadId t = 0; t < idx_.numThreads(); ++t) {
     const auto &te = idx_.threadEvents(t);
     uint32_t past = std::max(mhb.entry(a, t), mhb.entry(b, t));
     for (EventId x : {a, b})
       if (events[x].thread == t)
         past = std::min(past, idx_.posInThread(x));
-    if (past > 0 && te[past - 1] != a && te[past - 1] != b) {
-      RACEPREDICT_ASSERT(status(t, eventUnit(past - 1)) != Status::Absent,
-                         "slice misses an event a or b must follow");
+    forced_[t] = std::min(past, s_.eventsIn(t));
+    // (A derived must edge may name an event the slice does not hold:
+    // the fact is implied anyway, and only helps the solver when named.)
+    if (past > 0 && te[past - 1] != a && te[past - 1] != b &&
+        status(t, eventUnit(past - 1)) != Status::Absent)
       add(in(t, eventUnit(past - 1)));
-    }
     EventId first =
         std::min(mhb.firstSuccessorIn(t, a), mhb.firstSuccessorIn(t, b));
     if (first != kNone && first != a && first != b)
@@ -294,57 +296,6 @@ void SliceEncoding::encodeSyncOrder() {
       }
     }
   }
-}
-
-// Φ_sem for the semwaits of the slice. Posts and waits outside the slice
-// are after the cut (they count for nothing before a wait in the witness);
-// frozen ones ran before every free wait.
-void SliceEncoding::encodeSemaphores() {
-  const auto &events = idx_.trace().events;
-  std::map<analysis::SymId, std::vector<EventId>> waitsBySem;
-  for (ThreadId t = 0; t < idx_.numThreads(); ++t) {
-    const auto &te = idx_.threadEvents(t);
-    for (uint32_t p = s_.frozen[t] / 2; p < s_.eventsIn(t); ++p) {
-      EventId w = te[p];
-      if (events[w].kind != EventKind::SemWait || w == s_.a || w == s_.b ||
-          status(t, eventUnit(p)) != Status::Free)
-        continue;
-      waitsBySem[events[w].obj].push_back(w);
-      std::vector<F> kids;
-      std::vector<int64_t> coeffs;
-      int64_t need = 1 - idx_.semInitialCount(events[w].obj);
-      for (EventId e : idx_.semEvents(events[w].obj)) {
-        if (e == w || eventStatus(e) == Status::Absent)
-          continue;
-        EventKind k = events[e].kind;
-        int64_t c = k == EventKind::SemInit   ? events[e].value
-                    : k == EventKind::SemPost ? 1
-                                              : -1;
-        F bef = beforeEv(e, w);
-        if (bef == pool_.top())
-          need -= c;
-        else if (bef != pool_.bottom()) {
-          kids.push_back(bef);
-          coeffs.push_back(c);
-        }
-      }
-      F enough = kids.empty() ? (need <= 0 ? pool_.top() : pool_.bottom())
-                              : pool_.pbGe(kids, coeffs, need);
-      std::vector<EventId> outside = slicer_.outsidePosts(s_, w);
-      if (!outside.empty())
-        enough =
-            pool_.mkOr({pool_.boolVar(escapeFor(std::move(outside))), enough});
-      if (enough != pool_.top())
-        add(pool_.implies(in(t, eventUnit(p)), enough));
-    }
-  }
-  // Distinct waits: breaking an order tie can then never change a count.
-  for (auto &[sem, waits] : waitsBySem)
-    for (size_t x = 0; x < waits.size(); ++x)
-      for (size_t y = x + 1; y < waits.size(); ++y)
-        if (events[waits[x]].thread != events[waits[y]].thread)
-          add(pool_.mkOr(
-              {beforeEv(waits[x], waits[y]), beforeEv(waits[y], waits[x])}));
 }
 
 BoolVar SliceEncoding::escapeFor(std::vector<EventId> helpers) {

@@ -91,8 +91,12 @@ void SliceEncoding::encodeControlFlow() {
       }
     }
   }
-  for (auto &[r, k] : readK_)
-    add(pool_.implies(k, concreteRead(r)));
+  for (auto &[r, k] : readK_) {
+    F conc = concreteRead(r);
+    if (conc == pool_.bottom())
+      impossible_.push_back(r);
+    add(pool_.implies(k, conc));
+  }
 }
 
 // conc(r) over the slice (docs/slicing.md): one Boolean per option, so that
@@ -159,6 +163,36 @@ F SliceEncoding::concreteRead(EventId r) {
   if (!outside.empty())
     alts.push_back(pool_.boolVar(escapeFor(std::move(outside))));
   return pool_.mkOr(alts);
+}
+
+// The same implications as the formula, followed by unit propagation: a
+// branch every witness runs (encodeRace) needs K_r, either through its
+// precise dependences or, without them, through the chain A_i (which holds
+// K_r below readMatter), and K_r implies conc(r) = false.
+bool SliceEncoding::impossibleReadForced() const {
+  const trace::Trace &t = idx_.trace();
+  if (forced_.empty())
+    return false; // not a race query
+  for (EventId r : impossible_) {
+    ThreadId th = t.events[r].thread;
+    const auto &te = idx_.threadEvents(th);
+    uint32_t pr = idx_.posInThread(r);
+    for (uint32_t q = pr + 1; q < forced_[th]; ++q) {
+      const trace::Event &y = t.events[te[q]];
+      if (y.kind != EventKind::Branch ||
+          status(th, eventUnit(q)) != Status::Free)
+        continue;
+      if (!t.hasDeps(y)) {
+        if (pr < s_.readMatter[th])
+          return true;
+        continue;
+      }
+      auto [d, end] = t.deps(y);
+      if (std::find(d, end, r) != end)
+        return true;
+    }
+  }
+  return false;
 }
 
 // refail(f): another thread holds the lock in write mode when f executes.

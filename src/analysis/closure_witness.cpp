@@ -1,12 +1,66 @@
-//===- analysis/closure_witness.cpp - Observed-order witnesses ------------===//
+//===- analysis/closure_witness.cpp - Reads-from-preserving witnesses -----===//
+//
+// The closure works on units, as the slicer does (analysis/pair_slice.h):
+// unit 2p is the first half of the event at position p (a wait's release,
+// a barrier's arrival), 2p+1 the event. It is a prefix of every thread,
+// never reaching a or b.
+//
 #include "racepredict/analysis/closure_witness.h"
 
+#include "racepredict/analysis/model_state.h"
+
 #include <algorithm>
+#include <unordered_set>
 
 namespace racepredict::analysis {
 
 using trace::Event;
 using trace::EventKind;
+
+namespace {
+
+uint32_t halfOf(uint32_t pos) { return 2 * pos; }
+uint32_t eventOf(uint32_t pos) { return 2 * pos + 1; }
+
+/// The last write of r's location before r in the trace (kNone: r reads
+/// the initial value).
+EventId observedWriter(const TraceIndex &idx, EventId r) {
+  EventSpan ws = idx.writesTo(idx.trace().events[r].obj);
+  const EventId *it = std::lower_bound(ws.begin(), ws.end(), r);
+  return it == ws.begin() ? kNone : it[-1];
+}
+
+} // namespace
+
+struct ClosureWitnessFinder::Closure {
+  EventId a, b;
+  std::vector<uint32_t> units; ///< per thread: units [0, units) are in it
+  std::vector<uint32_t> limit; ///< per thread: no unit at or beyond
+  std::vector<uint32_t> done;  ///< per thread: units processed
+  std::vector<uint32_t> readMatter, tryfailMatter; ///< per thread
+  std::unordered_set<EventId> precise; ///< reads a precise branch needs
+  std::vector<ThreadId> dirty;
+  /// Per lock: sections whose acquire is in the closure and whose release
+  /// may not be; after close(), the one left open per lock (or none).
+  std::unordered_map<SymId, std::vector<uint32_t>> sections;
+  std::unordered_map<SymId, uint32_t> openSection;
+  bool failed = false;
+
+  bool matters(const TraceIndex &idx, EventId r) const {
+    ThreadId t = idx.trace().events[r].thread;
+    return idx.posInThread(r) < readMatter[t] || precise.count(r);
+  }
+  void need(ThreadId t, uint32_t u) {
+    if (u > limit[t]) {
+      failed = true;
+      return;
+    }
+    if (u > units[t]) {
+      units[t] = u;
+      dirty.push_back(t);
+    }
+  }
+};
 
 ClosureWitnessFinder::ClosureWitnessFinder(const TraceIndex &idx) : idx_(idx) {
   const auto &events = idx.trace().events;
@@ -25,140 +79,283 @@ ClosureWitnessFinder::ClosureWitnessFinder(const TraceIndex &idx) : idx_(idx) {
   }
 }
 
-EventId ClosureWitnessFinder::observedWriter(EventId r) const {
-  // The last write of the location before r in the trace (a binary search:
-  // no per-event array).
-  EventSpan ws = idx_.writesTo(idx_.trace().events[r].obj);
-  const EventId *it = std::lower_bound(ws.begin(), ws.end(), r);
-  return it == ws.begin() ? kNone : it[-1];
-}
-
-void ClosureWitnessFinder::needLockFree(EventId e, trace::SymId lock,
-                                        bool readMode,
-                                        std::vector<EventId> &need) const {
-  // Every other thread's latest conflicting section of `lock` that began
-  // before `e` in the trace must have released it (program order gives the
-  // earlier sections of that thread): per thread, a binary search.
-  const auto &all = idx_.sections();
-  trace::ThreadId self = idx_.trace().events[e].thread;
-  for (trace::ThreadId u = 0; u < idx_.numThreads(); ++u) {
-    if (u == self)
-      continue;
-    Span<uint32_t> secs = idx_.sectionsOf(lock, u);
-    auto it = std::lower_bound(
-        secs.begin(), secs.end(), e,
-        [&](uint32_t s, EventId v) { return all[s].acquire < v; });
-    while (it != secs.begin()) {
-      const LockSection &s = all[*--it];
-      if (readMode && s.readMode)
-        continue;
-      if (s.release == kNone)
-        break; // never released: the checker will reject the schedule
-      // A wait releases in its first half: its thread must reach the wait.
-      EventId r = s.releasedByWait ? idx_.poPrev(s.release) : s.release;
-      if (r != kNone)
-        need.push_back(r);
+bool ClosureWitnessFinder::close(Closure &c) const {
+  const auto &events = idx_.trace().events;
+  auto needEvent = [&](EventId e) {
+    c.need(events[e].thread, eventOf(idx_.posInThread(e)) + 1);
+  };
+  auto needHalf = [&](EventId e) {
+    c.need(events[e].thread, halfOf(idx_.posInThread(e)) + 1);
+  };
+  std::vector<EventId> mattering; // reads whose writer is still to take
+  auto raiseReads = [&](ThreadId t, uint32_t p) {
+    const auto &te = idx_.threadEvents(t);
+    for (; c.readMatter[t] < p; ++c.readMatter[t]) {
+      EventId e = te[c.readMatter[t]];
+      if (trace::readsValue(events[e].kind) && !c.precise.count(e))
+        mattering.push_back(e);
+      else if (events[e].kind == EventKind::TryFail)
+        mattering.push_back(e);
+    }
+  };
+  auto raiseTryfails = [&](ThreadId t, uint32_t p) {
+    const auto &te = idx_.threadEvents(t);
+    for (; c.tryfailMatter[t] < p; ++c.tryfailMatter[t])
+      if (events[te[c.tryfailMatter[t]]].kind == EventKind::TryFail)
+        mattering.push_back(te[c.tryfailMatter[t]]);
+  };
+  auto processEvent = [&](EventId e) {
+    const Event &ev = events[e];
+    ThreadId t = ev.thread;
+    uint32_t p = idx_.posInThread(e);
+    switch (ev.kind) {
+    case EventKind::Join:
+      c.need(ev.obj,
+             static_cast<uint32_t>(2 * idx_.threadEvents(ev.obj).size()));
+      break;
+    case EventKind::Wait:
+      if (ev.extra != kNone)
+        needEvent(ev.extra);
+      break;
+    case EventKind::Send:
+    case EventKind::Recv:
+      for (EventId q : idx_.channelPredecessors(e))
+        needEvent(q);
+      break;
+    case EventKind::Signal:
+    case EventKind::Broadcast:
+      for (EventId w : idx_.wokenBy(e))
+        needHalf(w);
+      break;
+    case EventKind::Barrier:
+      for (EventId m : idx_.barrierGenerations()[idx_.barrierGeneration(e)])
+        if (m != e)
+          needHalf(m);
+      break;
+    case EventKind::SemWait: {
+      // Every thread's last post or init before it in the trace: the
+      // count at the wait is then at least the observed one.
+      std::vector<EventId> last(idx_.numThreads(), kNone);
+      for (EventId q : idx_.semEvents(ev.obj)) {
+        if (q > e)
+          break;
+        if (events[q].kind != EventKind::SemWait)
+          last[events[q].thread] = q;
+      }
+      for (EventId q : last)
+        if (q != kNone)
+          needEvent(q);
       break;
     }
+    case EventKind::Branch:
+      if (!idx_.trace().hasDeps(ev)) {
+        raiseReads(t, p);
+      } else {
+        auto [d, end] = idx_.trace().deps(ev);
+        for (; d != end; ++d)
+          if (idx_.posInThread(*d) >= c.readMatter[t] &&
+              c.precise.insert(*d).second)
+            mattering.push_back(*d);
+        raiseTryfails(t, p);
+      }
+      break;
+    default:
+      break;
+    }
+    if (ev.kind == EventKind::Acquire || ev.kind == EventKind::RAcquire ||
+        ev.kind == EventKind::Wait)
+      if (uint32_t si = idx_.sectionAcquiredAt(e); si != kNone)
+        c.sections[idx_.sections()[si].lock].push_back(si);
+  };
+  auto takeMattering = [&](EventId r) {
+    const Event &re = events[r];
+    if (re.kind == EventKind::TryFail) {
+      auto it = failHolder_.find(r);
+      if (it == failHolder_.end())
+        c.failed = true; // it did not fail against a write-mode holder
+      else
+        needEvent(it->second);
+      return;
+    }
+    EventId w = observedWriter(idx_, r);
+    if (w == kNone)
+      return;
+    needEvent(w);
+    // The writer must store its value: its own earlier reads matter too.
+    raiseReads(events[w].thread,
+               idx_.posInThread(w) + (events[w].kind == EventKind::AtomicRmw));
+  };
+
+  for (;;) {
+    while (!c.failed && (!c.dirty.empty() || !mattering.empty())) {
+      if (!mattering.empty()) {
+        EventId r = mattering.back();
+        mattering.pop_back();
+        takeMattering(r);
+        continue;
+      }
+      ThreadId t = c.dirty.back();
+      c.dirty.pop_back();
+      const auto &te = idx_.threadEvents(t);
+      while (c.done[t] < c.units[t]) {
+        uint32_t u = c.done[t]++;
+        if (u == 0 && idx_.forkOf(t) != kNone)
+          needEvent(idx_.forkOf(t));
+        if (u % 2 == 1)
+          processEvent(te[u / 2]);
+      }
+    }
+    if (c.failed)
+      return false;
+    // Locks: every section of the closure complete but one per lock (per
+    // thread, for recursive ones), which runs last. Keep open the one that
+    // cannot close (it holds a or b), else the latest (the observed order
+    // then needs no change).
+    auto releaseUnit = [&](const LockSection &s) {
+      return s.releasedByWait ? halfOf(idx_.posInThread(s.release)) + 1
+                              : eventOf(idx_.posInThread(s.release)) + 1;
+    };
+    auto canClose = [&](const LockSection &s) {
+      return s.release != kNone && releaseUnit(s) <= c.limit[s.thread];
+    };
+    bool grew = false;
+    c.openSection.clear();
+    for (auto &[lock, secs] : c.sections) {
+      std::vector<uint32_t> open;
+      for (uint32_t si : secs) {
+        const LockSection &s = idx_.sections()[si];
+        if (s.release == kNone || releaseUnit(s) > c.units[s.thread])
+          open.push_back(si);
+      }
+      secs = open; // closed sections stay closed
+      if (open.empty())
+        continue;
+      const LockSection *keeper = nullptr;
+      for (uint32_t si : open) {
+        const LockSection &s = idx_.sections()[si];
+        if (!canClose(s) && keeper && !canClose(*keeper) &&
+            keeper->thread != s.thread)
+          return false; // two sections that must both stay open
+        if (!keeper || (!canClose(s) && canClose(*keeper)) ||
+            (canClose(s) == canClose(*keeper) && s.acquire > keeper->acquire))
+          keeper = &s;
+      }
+      uint32_t gate = kNone;
+      for (uint32_t si : open) {
+        const LockSection &s = idx_.sections()[si];
+        if (s.thread == keeper->thread) {
+          if (gate == kNone || s.acquire < idx_.sections()[gate].acquire)
+            gate = si;
+          continue;
+        }
+        if (!canClose(s))
+          return false;
+        c.need(s.thread, releaseUnit(s));
+        grew = true;
+      }
+      c.openSection[lock] = gate;
+    }
+    if (!grew)
+      return !c.failed;
   }
 }
 
-bool ClosureWitnessFinder::close(Prefix &upto, EventId a, EventId b) const {
+std::optional<std::vector<Step>>
+ClosureWitnessFinder::schedule(const Closure &c) const {
   const auto &events = idx_.trace().events;
-  std::vector<EventId> need;
-  for (EventId x : {a, b}) {
-    EventId p = idx_.poPrev(x);
-    if (p == kNone)
-      p = idx_.forkOf(events[x].thread); // a thread's first event
-    if (p != kNone)
-      need.push_back(p);
-  }
-  while (!need.empty()) {
-    EventId n = need.back();
-    need.pop_back();
-    trace::ThreadId t = events[n].thread;
-    uint32_t want = idx_.posInThread(n) + 1;
-    if (upto[t] >= want)
-      continue;
-    const auto &te = idx_.threadEvents(t);
-    for (uint32_t p = upto[t]; p < want; ++p) {
-      EventId e = te[p];
-      const Event &ev = events[e];
-      if (e == a || e == b)
+  size_t nt = idx_.numThreads();
+  // The acquire of each open section waits for every other section of its
+  // lock in the closure to be released.
+  std::unordered_map<EventId, SymId> gated;
+  for (auto &[lock, si] : c.openSection)
+    gated[idx_.sections()[si].acquire] = lock;
+  auto othersDone = [&](const ModelState &st, SymId lock, ThreadId self) {
+    for (ThreadId h : st.holders(lock, false))
+      if (h != self)
         return false;
-      if (p == 0 && idx_.forkOf(t) != kNone)
-        need.push_back(idx_.forkOf(t));
-      if (trace::readsValue(ev.kind))
-        if (EventId w = observedWriter(e); w != kNone)
-          need.push_back(w);
-      switch (ev.kind) {
-      case EventKind::Join: {
-        const auto &child = idx_.threadEvents(ev.obj);
-        if (!child.empty())
-          need.push_back(child.back());
-        break;
-      }
-      case EventKind::Acquire:
-      case EventKind::RAcquire:
-        needLockFree(e, ev.obj, ev.kind == EventKind::RAcquire, need);
-        break;
-      case EventKind::Wait:
-        if (ev.extra != kNone)
-          need.push_back(ev.extra);
-        needLockFree(e, ev.aux, false, need);
-        break;
-      case EventKind::Signal:
-      case EventKind::Broadcast:
-        for (EventId w : idx_.wokenBy(e))
-          if (EventId p = idx_.poPrev(w); p != kNone)
-            need.push_back(p);
-        break;
-      case EventKind::Barrier:
-        for (EventId m : idx_.barrierGenerations()[idx_.barrierGeneration(e)])
-          if (EventId p = idx_.poPrev(m); p != kNone)
-            need.push_back(p);
-        break;
-      case EventKind::SemWait:
-        for (EventId q : idx_.semEvents(ev.obj)) {
-          if (q > e)
-            break;
-          EventKind qk = events[q].kind;
-          if (qk == EventKind::SemPost || qk == EventKind::SemInit)
-            need.push_back(q);
-        }
-        break;
-      case EventKind::TryFail:
-        if (auto it = failHolder_.find(e); it != failHolder_.end())
-          need.push_back(it->second);
-        break;
-      case EventKind::Send:
-      case EventKind::Recv:
-        for (EventId q : idx_.channelPredecessors(e))
-          need.push_back(q);
-        break;
-      default:
-        break;
-      }
+    // Sections of other threads not yet acquired must come first too.
+    for (uint32_t si : idx_.sectionsOf(lock)) {
+      const LockSection &s = idx_.sections()[si];
+      if (s.thread != self &&
+          eventOf(idx_.posInThread(s.acquire)) < c.units[s.thread] &&
+          !st.executed(s.acquire))
+        return false;
     }
-    upto[t] = want;
+    return true;
+  };
+  ModelState st(idx_);
+  std::vector<Step> out;
+  // The next step of thread t and its unit, or false if t has no further
+  // step in the closure.
+  auto nextStep = [&](ThreadId t, Step *s) {
+    EventId e = st.next(t);
+    if (e == kNone)
+      return false;
+    bool half = trace::hasTwoHalves(events[e].kind) && !st.inFirstHalf(t);
+    uint32_t p = idx_.posInThread(e);
+    *s = {e, half};
+    return (half ? halfOf(p) : eventOf(p)) < c.units[t];
+  };
+  for (;;) {
+    Step best{kNone, false};
+    bool left = false;
+    for (ThreadId t = 0; t < nt; ++t) {
+      Step s;
+      if (!nextStep(t, &s))
+        continue;
+      left = true;
+      // A first half (a wait's release, a barrier's arrival) runs as soon
+      // as its thread reaches it, as it did in the run: the trace lists the
+      // event where it returned. Otherwise, the earliest observed step.
+      if (best.half || (best.event != kNone && !s.half && s.event > best.event))
+        continue;
+      if (!s.half) {
+        if (auto g = gated.find(s.event);
+            g != gated.end() && !othersDone(st, g->second, t))
+          continue;
+        // A read that matters waits for its observed writer.
+        if (trace::readsValue(events[s.event].kind) && c.matters(idx_, s.event))
+          if (EventId w = observedWriter(idx_, s.event);
+              w != kNone && !st.executed(w))
+            continue;
+      }
+      if (st.blocked(s))
+        continue;
+      best = s;
+    }
+    if (!left)
+      return out;
+    if (best.event == kNone)
+      return std::nullopt; // stuck
+    st.apply(best);
+    out.push_back(best);
   }
-  return true;
 }
 
 std::optional<std::vector<Step>> ClosureWitnessFinder::find(EventId a,
                                                             EventId b) const {
-  Prefix upto(idx_.numThreads(), 0);
-  if (!close(upto, a, b))
-    return std::nullopt;
-  // The closure in observed order; expandWitness places the first halves
-  // of waits and barriers.
-  std::vector<EventId> order;
-  for (trace::ThreadId t = 0; t < upto.size(); ++t) {
-    const auto &te = idx_.threadEvents(t);
-    order.insert(order.end(), te.begin(), te.begin() + upto[t]);
+  const auto &events = idx_.trace().events;
+  size_t nt = idx_.numThreads();
+  Closure c;
+  c.a = a;
+  c.b = b;
+  c.units.assign(nt, 0);
+  c.done.assign(nt, 0);
+  c.readMatter.assign(nt, 0);
+  c.tryfailMatter.assign(nt, 0);
+  c.limit.assign(nt, kNone);
+  for (EventId x : {a, b})
+    c.limit[events[x].thread] = eventOf(idx_.posInThread(x)) - 1;
+  for (EventId x : {a, b}) {
+    ThreadId t = events[x].thread;
+    c.need(t, eventOf(idx_.posInThread(x)) - 1);
+    if (idx_.posInThread(x) == 0 && idx_.forkOf(t) != kNone)
+      c.need(events[idx_.forkOf(t)].thread,
+             eventOf(idx_.posInThread(idx_.forkOf(t))) + 1);
   }
-  std::sort(order.begin(), order.end());
-  auto steps = expandWitness(idx_, order);
+  if (!close(c))
+    return std::nullopt;
+  auto steps = schedule(c);
   if (!steps || checkRaceWitness(idx_, *steps, a, b))
     return std::nullopt;
   steps->push_back({a, false});

@@ -1,18 +1,62 @@
 //===- analysis/mhb.cpp - Must-happen-before vector clocks ----------------===//
 #include "racepredict/analysis/mhb.h"
 
+#include "mhb_internal.h"
+
 #include <algorithm>
+#include <chrono>
 
 namespace racepredict::analysis {
 
 using trace::Event;
-using trace::EventKind;
+
+uint32_t ClockTable::changeAt(ThreadId t, uint32_t p) const {
+  const auto &ps = pos[t];
+  auto it = std::upper_bound(ps.begin(), ps.end(), p);
+  if (it == ps.begin())
+    return kNone;
+  return static_cast<uint32_t>(it - ps.begin()) - 1;
+}
+
+void ClockTable::full(ThreadId t, uint32_t p, uint32_t *out) const {
+  uint32_t k = changeAt(t, p);
+  if (k == kNone)
+    std::fill(out, out + nt, 0);
+  else
+    std::copy(clk[t].begin() + size_t{k} * nt,
+              clk[t].begin() + size_t{k + 1} * nt, out);
+  out[t] = p + 1;
+}
+
+unsigned __int128 ClockTable::mass(const TraceIndex &idx) const {
+  unsigned __int128 m = 0;
+  for (ThreadId t = 0; t < nt; ++t) {
+    size_t len = idx.threadEvents(t).size();
+    for (size_t k = 0; k < pos[t].size(); ++k) {
+      size_t span = (k + 1 < pos[t].size() ? pos[t][k + 1] : len) - pos[t][k];
+      uint64_t sum = 0;
+      for (ThreadId u = 0; u < nt; ++u)
+        if (u != t)
+          sum += clk[t][k * nt + u];
+      m += static_cast<unsigned __int128>(sum) * span;
+    }
+  }
+  return m;
+}
+
+size_t ClockTable::changePoints() const {
+  size_t n = 0;
+  for (const auto &p : pos)
+    n += p.size();
+  return n;
+}
 
 // Value-forced edges (control flow, docs/semantics.md): a branch can only
 // run if the reads it depends on see their observed values. When exactly
 // one write in the whole trace stores the value a read r observed, and the
 // initial value differs, that write must precede r whenever the branch
-// runs: an edge writer → branch.
+// runs: an edge writer → branch. (The derived rule of mhb_derived.cpp
+// generalises it; the slicer takes this one writer into every slice.)
 EventId MustHappenBefore::forcedWriter(const TraceIndex &idx, EventId r) {
   const trace::Trace &t = idx.trace();
   int64_t v = idx.readValue(r);
@@ -25,168 +69,53 @@ EventId MustHappenBefore::forcedWriter(const TraceIndex &idx, EventId r) {
   return ws[0];
 }
 
-MustHappenBefore::MustHappenBefore(const TraceIndex &idx)
-    : idx_(idx), nt_(idx.numThreads()) {
-  const trace::Trace &t = idx.trace();
-  size_t n = t.events.size();
-  // The observed order is a linearisation of all must edges (each edge's
-  // source was observed first), so one pass in trace order suffices. Change
-  // points are appended per thread while the pass interleaves threads, so
-  // they are collected per thread first and concatenated at the end.
-  std::vector<std::vector<uint32_t>> pos(nt_), clk(nt_);
-  std::vector<std::vector<uint32_t>> cur(nt_, std::vector<uint32_t>(nt_, 0));
-  // The full clock of an earlier event, from its thread's change points.
-  auto fullClock = [&](EventId e, std::vector<uint32_t> &out) {
-    ThreadId te = t.events[e].thread;
-    uint32_t p = idx.posInThread(e);
-    const auto &ps = pos[te];
-    auto it = std::upper_bound(ps.begin(), ps.end(), p);
-    if (it == ps.begin()) {
-      std::fill(out.begin(), out.end(), 0);
-    } else {
-      size_t k = static_cast<size_t>(it - ps.begin()) - 1;
-      std::copy(clk[te].begin() + k * nt_, clk[te].begin() + (k + 1) * nt_,
-                out.begin());
-    }
-    out[te] = p + 1;
-  };
-  std::vector<uint32_t> src(nt_);
-  bool changed = false;
-  auto join = [&](std::vector<uint32_t> &dst, ThreadId self, EventId from) {
-    fullClock(from, src);
-    for (size_t i = 0; i < nt_; ++i)
-      if (i != self && src[i] > dst[i]) {
-        dst[i] = src[i];
-        changed = true;
+MustHappenBefore::MustHappenBefore(const TraceIndex &idx, MhbOptions opts)
+    : idx_(idx) {
+  auto start = std::chrono::steady_clock::now();
+  // The explicit edges alone: one pass (their sources are all observed
+  // before their targets).
+  table_ = std::make_unique<ClockTable>(MhbPass(idx, nullptr, nullptr).run());
+  stats_.passes = 1;
+  if (opts.derived) {
+    // The greatest fixpoint: the first pass assumes of every event not yet
+    // reached what the observed order says, each later pass what the
+    // previous one found; clocks only go down, and a pass that changes
+    // nothing is a fixpoint, which is sound (docs/slicing.md). Stopped
+    // early it is not: the explicit table stays then.
+    DerivedFacts facts(idx);
+    // Nothing to derive: the explicit clocks are the fixpoint.
+    if (!facts.anyRule)
+      opts.maxPasses = 0;
+    stats_.derived = !facts.anyRule;
+    std::unique_ptr<ClockTable> prev;
+    unsigned __int128 mass = 0;
+    for (unsigned p = 0; p < opts.maxPasses; ++p) {
+      auto next =
+          std::make_unique<ClockTable>(MhbPass(idx, prev.get(), &facts).run());
+      ++stats_.passes;
+      unsigned __int128 m = next->mass(idx);
+      bool fixpoint = prev && m == mass;
+      prev = std::move(next);
+      mass = m;
+      if (fixpoint) {
+        table_ = std::move(prev);
+        stats_.derived = true;
+        break;
       }
-  };
-  // Value-forced edges: see forcedWriter. Writers precede the read in the
-  // trace, so the one-pass clock computation still sees them in time.
-  // forcedWriter(r), in O(1) during the pass: the observed writer of r
-  // (the last write of its location so far) if it is the only write of
-  // the value r read, and the initial value differs.
-  std::vector<EventId> lastWrite(t.table(trace::NameSpace::Location).size(),
-                                 kNone);
-  auto forced = [&](EventId r) -> EventId {
-    const Event &re = t.events[r];
-    EventId w = lastWrite[re.obj];
-    int64_t v = idx.readValue(r);
-    if (w == kNone || !idx.uniqueValue(w) || t.events[w].value != v)
-      return kNone; // initial value, several writers, or not the writer
-    auto init = idx.initialValue(re.obj);
-    return init && *init == v ? kNone : w;
-  };
-  // Forced writers of each thread's recent reads, for the reads precise
-  // branches name (almost always recent ones; others are looked up).
-  constexpr size_t kRecent = 64;
-  std::vector<std::vector<std::pair<EventId, EventId>>> recent(
-      nt_, std::vector<std::pair<EventId, EventId>>(kRecent, {kNone, kNone}));
-  auto writerOf = [&](EventId r) {
-    const auto &ring = recent[t.events[r].thread];
-    const auto &slot = ring[r % kRecent];
-    return slot.first == r ? slot.second : forcedWriter(idx, r);
-  };
-  // The last write before each pending read, remembered when it is read.
-  std::vector<std::vector<EventId>> pendingWriters(nt_);
-  for (EventId e = 0; e < n; ++e) {
-    const Event &ev = t.events[e];
-    std::vector<uint32_t> &c = cur[ev.thread];
-    changed = false;
-    if (idx.posInThread(e) == 0)
-      if (EventId f = idx.forkOf(ev.thread); f != kNone && f < e)
-        join(c, ev.thread, f);
-    switch (ev.kind) {
-    case EventKind::Join: {
-      const auto &child = idx.threadEvents(ev.obj);
-      if (!child.empty() && child.back() < e)
-        join(c, ev.thread, child.back());
-      break;
     }
-    case EventKind::Wait:
-      if (ev.extra != kNone && ev.extra < e)
-        join(c, ev.thread, ev.extra);
-      break;
-    case EventKind::Send:
-    case EventKind::Recv:
-      for (EventId p : idx.channelPredecessors(e))
-        join(c, ev.thread, p);
-      break;
-    case EventKind::Signal:
-    case EventKind::Broadcast:
-      // A notify needs every wait it woke to be waiting: their release
-      // halves, hence the events before them, precede it.
-      for (EventId w : idx.wokenBy(e))
-        if (EventId wp = idx.poPrev(w); wp != kNone && wp < e)
-          join(c, ev.thread, wp);
-      break;
-    case EventKind::Branch: {
-      auto joinWriter = [&](EventId w) {
-        if (w != kNone)
-          join(c, ev.thread, w);
-      };
-      if (t.hasDeps(ev)) {
-        auto [b, end] = t.deps(ev);
-        for (; b != end; ++b)
-          joinWriter(writerOf(*b));
-      } else {
-        // Reads before the previous plain branch were handled there.
-        for (EventId w : pendingWriters[ev.thread])
-          joinWriter(w);
-        pendingWriters[ev.thread].clear();
-      }
-      break;
-    }
-    case EventKind::Barrier:
-      for (EventId m : idx.barrierGenerations()[idx.barrierGeneration(e)]) {
-        EventId mp = idx.poPrev(m);
-        if (m != e && mp != kNone && mp < e)
-          join(c, ev.thread, mp);
-      }
-      break;
-    default:
-      break;
-    }
-    if (changed) {
-      pos[ev.thread].push_back(idx.posInThread(e));
-      clk[ev.thread].insert(clk[ev.thread].end(), c.begin(), c.end());
-    }
-    if (trace::readsValue(ev.kind)) {
-      EventId w = forced(e);
-      pendingWriters[ev.thread].push_back(w);
-      recent[ev.thread][e % kRecent] = {e, w};
-    }
-    if (trace::writesValue(ev.kind))
-      lastWrite[ev.obj] = e;
   }
-  first_.assign(nt_ + 1, 0);
-  for (size_t th = 0; th < nt_; ++th)
-    first_[th + 1] = first_[th] + static_cast<uint32_t>(pos[th].size());
-  changePos_.reserve(first_[nt_]);
-  clocks_.reserve(size_t{first_[nt_]} * nt_);
-  for (size_t th = 0; th < nt_; ++th) {
-    changePos_.insert(changePos_.end(), pos[th].begin(), pos[th].end());
-    clocks_.insert(clocks_.end(), clk[th].begin(), clk[th].end());
-    std::vector<uint32_t>().swap(pos[th]);
-    std::vector<uint32_t>().swap(clk[th]);
-  }
+  stats_.changePoints = table_->changePoints();
+  stats_.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
 }
 
-uint32_t MustHappenBefore::changeAt(ThreadId t, uint32_t p) const {
-  auto b = changePos_.begin() + first_[t],
-       e = changePos_.begin() + first_[t + 1];
-  auto it = std::upper_bound(b, e, p);
-  if (it == b)
-    return kNone;
-  return static_cast<uint32_t>(it - changePos_.begin()) - 1;
-}
+MustHappenBefore::~MustHappenBefore() = default;
+
+size_t MustHappenBefore::storedClocks() const { return stats_.changePoints; }
 
 uint32_t MustHappenBefore::entry(EventId e, ThreadId t) const {
-  ThreadId te = idx_.trace().events[e].thread;
-  uint32_t p = idx_.posInThread(e);
-  if (t == te)
-    return p + 1;
-  uint32_t k = changeAt(te, p);
-  return k == kNone ? 0 : clocks_[size_t{k} * nt_ + t];
+  return table_->entry(idx_.trace().events[e].thread, idx_.posInThread(e), t);
 }
 
 EventId MustHappenBefore::firstSuccessorIn(ThreadId t, EventId x) const {
@@ -196,17 +125,19 @@ EventId MustHappenBefore::firstSuccessorIn(ThreadId t, EventId x) const {
   uint32_t need = idx_.posInThread(x) + 1;
   // Clock entries grow along program order and change only at change
   // points: binary search them for the first that has seen x.
-  size_t lo = first_[t], hi = first_[t + 1];
+  const auto &ps = table_->pos[t];
+  const auto &clk = table_->clk[t];
+  size_t nt = table_->nt, lo = 0, hi = ps.size();
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (clocks_[mid * nt_ + tx] < need)
+    if (clk[mid * nt + tx] < need)
       lo = mid + 1;
     else
       hi = mid;
   }
-  if (lo == first_[t + 1])
+  if (lo == ps.size())
     return kNone;
-  return idx_.threadEvents(t)[changePos_[lo]];
+  return idx_.threadEvents(t)[ps[lo]];
 }
 
 bool MustHappenBefore::ordered(EventId a, EventId b) const {

@@ -360,11 +360,16 @@ EventSpan TraceIndex::writesOfValue(SymId loc, int64_t value) const {
   return {lo, hi};
 }
 
-EventSpan TraceIndex::writesOf(SymId loc, ThreadId th) const {
+EventSpan TraceIndex::writesByThread(SymId loc) const {
   if (loc + 1 >= writes_.off.size())
     return {};
-  const EventId *b = writesByThread_.data() + writes_.off[loc];
-  const EventId *e = writesByThread_.data() + writes_.off[loc + 1];
+  return {writesByThread_.data() + writes_.off[loc],
+          writesByThread_.data() + writes_.off[loc + 1]};
+}
+
+EventSpan TraceIndex::writesOf(SymId loc, ThreadId th) const {
+  EventSpan all = writesByThread(loc);
+  const EventId *b = all.begin(), *e = all.end();
   const auto &events = t_.events;
   auto lo = std::lower_bound(
       b, e, th, [&](EventId w, ThreadId v) { return events[w].thread < v; });

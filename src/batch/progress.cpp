@@ -35,8 +35,9 @@ std::string Progress::format(size_t done, size_t total, size_t findings,
   return buf;
 }
 
-Progress::Progress(bool enabled, size_t total, std::FILE *out)
-    : enabled_(enabled), total_(total), out_(out), start_(now()) {
+Progress::Progress(bool enabled, size_t total, std::FILE *out, Format format)
+    : enabled_(enabled), total_(total), out_(out), format_(std::move(format)),
+      start_(now()) {
   if (!enabled_)
     return;
   draw();
@@ -55,7 +56,7 @@ Progress::~Progress() { finish(); }
 void Progress::draw() {
   // "\r" + erase-to-end-of-line: the new text never leaves a longer tail.
   std::fprintf(out_, "\r\033[K%s",
-               format(done_, total_, findings_, now() - start_).c_str());
+               format_(done_, total_, findings_, now() - start_).c_str());
   std::fflush(out_);
 }
 
@@ -68,10 +69,12 @@ void Progress::testDone(size_t findings) {
   draw();
 }
 
-void Progress::set(size_t done, size_t findings) {
+void Progress::set(size_t done, size_t findings, std::optional<size_t> total) {
   if (!enabled_)
     return;
   std::lock_guard<std::mutex> lock(m_);
+  if (total)
+    total_ = *total;
   done_ = done;
   findings_ = findings;
   draw();

@@ -18,6 +18,8 @@ import xml.etree.ElementTree as ET
 RP, INPUTS, EXAMPLES, W = sys.argv[1:5]
 FIG1 = os.path.join(EXAMPLES, "huang_fig1.rpt.txt")
 CLEAN = os.path.join(INPUTS, "paper", "huang_fig2_case2.rpt.txt")
+# A race only the solver finds (the fast path settles fig1's).
+SOLVER = os.path.join(INPUTS, "scale", "other_writer.rpt.txt")
 failures = []
 
 
@@ -130,18 +132,19 @@ def main():
     # --- Unknown solver queries: inconclusive, never clean (exit 4).
     x = os.path.join(W, "rlimit.xml")
     j = os.path.join(W, "rlimit.json")
-    r = batch("--traces", good, "--rlimit", "1", "--junit", x, "--json", j)
+    hard = traces_dir("hard", [SOLVER, CLEAN])
+    r = batch("--traces", hard, "--rlimit", "1", "--junit", x, "--json", j)
     check(r.returncode == 4, f"rlimit: exit {r.returncode}, want 4")
     t = {t["name"]: t for t in json.load(open(j))["tests"]}
-    fig1 = t["huang_fig1.rpt.txt"]
-    check(fig1["status"] == "inconclusive" and "ended unknown" in fig1["reason"],
-          f"rlimit fig1: {fig1['status']} {fig1.get('reason')}")
+    ow = t["other_writer.rpt.txt"]
+    check(ow["status"] == "inconclusive" and "ended unknown" in ow["reason"],
+          f"rlimit other_writer: {ow['status']} {ow.get('reason')}")
     check(t["huang_fig2_case2.rpt.txt"]["status"] == "ok", "clean trace stays ok")
     root = ET.parse(x).getroot()
     check((root.get("tests"), root.get("failures"), root.get("errors")) == ("2", "0", "1"),
           f"rlimit JUnit {root.attrib}")
     err = [tc.find("error") for tc in root.iter("testcase")
-           if tc.get("name") == "huang_fig1.rpt.txt"][0]
+           if tc.get("name") == "other_writer.rpt.txt"][0]
     check(err is not None and err.get("type") == "inconclusive", "JUnit error type")
 
     # --- A broken trace is a test error with analyze's message; the others run.

@@ -111,7 +111,9 @@ TEST(CompactIndexes, EqualTheirDefinitions) {
     std::string text = randomTrace(seed, o).text;
     trace::Trace t;
     std::unique_ptr<analysis::TraceIndex> idx(indexOf(text, &t));
-    analysis::MustHappenBefore mhb(*idx);
+    analysis::MhbOptions explicitOnly;
+    explicitOnly.derived = false;
+    analysis::MustHappenBefore mhb(*idx, explicitOnly);
     auto dense = denseClocks(*idx);
     const auto &ev = t.events;
     std::string why;

@@ -216,3 +216,34 @@ TEST(Windows, WholeWindowIsExactShortWindowsAreSound) {
   // The point of the comparison: short windows do lose races.
   EXPECT_GT(lost, 0);
 }
+
+// A read of a value no recorded write produced (in real traces: a write in
+// uninstrumented code, such as libstdc++'s vector relocation in
+// bench/real/cv_queue.cpp) before a branch every witness of a pair runs:
+// K_r → conc(r) = false decides the pair by unit propagation
+// (SliceEncoding::impossibleReadForced), before any solver check. Both
+// candidates, (1,5) on z and (2,6) on y, follow the branch in t0.
+TEST(SlicingChangesNoVerdict, ReadWithoutWriterIsUnsatWithoutTheSolver) {
+  const char *text = "init x 0\n"
+                     "t0 fork t1\n"
+                     "t1 wr z 1 @p.c:10\n" // 1
+                     "t1 wr y 1 @p.c:11\n" // 2
+                     "t0 rd x 5 @p.c:20\n" // 3: no write of 5
+                     "t0 br @p.c:21\n"
+                     "t0 wr z 2 @p.c:22\n"  // 5
+                     "t0 rd y 0 @p.c:23\n"; // 6
+  std::istringstream in(text);
+  auto t = trace::parseTextTrace(in, "no_writer.rpt.txt");
+  ASSERT_TRUE(static_cast<bool>(t));
+  analysis::TraceIndex idx(*t);
+  EXPECT_TRUE(enumerateRaces(idx).races.empty());
+  solver::RaceOptions o;
+  o.allPairs = true;
+  o.noFastPath = true;
+  solver::RaceResult r = solver::predictRaces(idx, o);
+  EXPECT_TRUE(r.races.empty());
+  EXPECT_TRUE(r.unknowns.empty());
+  EXPECT_EQ(r.stats.candidates, 2u);
+  EXPECT_EQ(r.stats.propagatedUnsat, 2u);
+  EXPECT_EQ(r.stats.solverCalls, 0u);
+}

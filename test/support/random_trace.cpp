@@ -57,6 +57,8 @@ public:
     semCount_ = static_cast<int64_t>(pick(2)); // hidden initial count
     locks_.assign(2, {});
     std::string inits;
+    if (f.counters)
+      inits += "init c 0\n";
     if (f.inits)
       for (int l = 0; l < nlocs_; ++l)
         if (chance(2, 5))
@@ -248,6 +250,13 @@ private:
           received_ += n;
         }));
     }
+    if (f.counters && locks_[0].empty() && !holds(t, 0))
+      acts.push_back(op(4, [this, t] { count(t); }));
+    if (f.counters)
+      acts.push_back(op(1, [this, t] {
+        threads_[t].reads.push_back(
+            emit(t, "rd c " + std::to_string(counter_)));
+      }));
     int branch = f.deadlockProne ? 1 : o_.branchWeight;
     acts.push_back(op(branch, [this, t] { emit(t, "br"); }));
     if (f.precise)
@@ -405,6 +414,15 @@ private:
                         std::to_string(old));
     threads_[t].reads.push_back(e);
   }
+  void count(int t) {
+    acquire(t, 0, true);
+    emit(t, "acq l");
+    threads_[t].reads.push_back(emit(t, "rd c " + std::to_string(counter_)));
+    counter_ += chance(1, 2) ? 1 : -1;
+    emit(t, "wr c " + std::to_string(counter_));
+    release(t, 0);
+    emit(t, "rel l");
+  }
   void custom(int t) {
     std::string s = std::string("ev ") + "abc"[pick(3)];
     int nargs = chance(5, 6) ? (chance(1, 4) ? 2 : 1) : 0;
@@ -521,6 +539,7 @@ private:
   int nlocs_ = 1;
   int barrierCount_ = 2;
   int64_t semCount_ = 0;
+  int64_t counter_ = 0; ///< the value of `c` (counters)
   bool semUsed_ = false;
   int64_t sent_ = 0, received_ = 0; ///< bytes of the pipe `p`
   bool forked_ = false;

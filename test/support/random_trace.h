@@ -44,6 +44,9 @@ struct TraceFeatures {
   /// `send p O N` / `recv p O N` on one pipe: a receive takes some of the
   /// bytes sent and not yet received (docs/semantics.md, Channels).
   bool channels = false;
+  /// A counter `c` under lock `l`: `acq l; rd c v; wr c v±1; rel l` steps
+  /// and reads of it, from `init c 0` (the counters of the derived order).
+  bool counters = false;
 };
 
 struct RandomTraceOptions {

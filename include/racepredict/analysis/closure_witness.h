@@ -1,13 +1,20 @@
 //===- analysis/closure_witness.h - Fast witnesses without the solver -----===//
 //
-// Most races of a trace need no reordering beyond dropping events: the
-// observed order restricted to what the two accesses causally need (program
-// order, fork/join, notify/wait, barriers, the observed writer of every
-// read, the previous holder of every lock, the posts before every semaphore
-// wait) is already a witness. This is the "causally-precedes closure" of
-// Smaragdakis et al. (POPL 2012) used as a fast path: the schedule it builds
-// is validated by the schedule checker, and only the candidates it cannot
-// settle go to the SMT encoding, which alone decides "no race".
+// Most races of a trace need no reordering beyond dropping events and
+// moving a critical section or two: every read that matters keeps the
+// writer it observed (a reads-from-preserving reordering, as SyncP,
+// Mathur et al. POPL 2021, decides in polynomial time), and such a schedule
+// is a witness of the maximal causal model too. The finder closes the two
+// accesses' prefixes under what they need — program order, fork/join,
+// notify/wait, barriers, the observed writer of every read that matters
+// (a branch or a feeding write depends on it), the holder of a failed
+// trylock that matters, the posts before a semaphore wait, and for each
+// lock: every section it takes must be complete except one, which runs
+// last (a section holding a or b must stay open). The closure is then
+// scheduled greedily in observed order, the open sections last, on the
+// model's semantics (ModelState), and the schedule checker validates the
+// result. Only the candidates it cannot settle go to the SMT encoding,
+// which alone decides "no race".
 //
 #pragma once
 
@@ -25,19 +32,14 @@ public:
   explicit ClosureWitnessFinder(const TraceIndex &idx);
 
   /// A validated witness `σ·a·b` of the race (a, b), or nullopt if the
-  /// closure contains a or b or its schedule is not valid (then the solver
+  /// closure needs a or b or its schedule gets stuck (then the solver
   /// decides). Thread-safe: `find` only reads shared state.
   std::optional<std::vector<Step>> find(EventId a, EventId b) const;
 
 private:
-  /// Per-thread prefix lengths: the closure is a prefix of every thread.
-  using Prefix = std::vector<uint32_t>;
-  bool close(Prefix &upto, EventId a, EventId b) const;
-  void needLockFree(EventId e, trace::SymId lock, bool readMode,
-                    std::vector<EventId> &need) const;
-
-  /// The observed writer of a read-like event (kNone: initial value).
-  EventId observedWriter(EventId r) const;
+  struct Closure;
+  bool close(Closure &c) const;
+  std::optional<std::vector<Step>> schedule(const Closure &c) const;
 
   const TraceIndex &idx_;
   /// For each tryfail: the acquire of a write-mode section of another

@@ -4,29 +4,57 @@
 // program order, fork → child's first event, child's last event → join,
 // matched notify → wait return, the event before a woken wait → its notify
 // (the notify only wakes a thread already waiting), barrier arrivals →
-// departures, a channel's edges (channel_order.h), and value-forced edges: the only write of the value a
-// branch's read observed → that branch. Semaphore post → wait is NOT a must
-// edge (another post may serve the wait).
+// departures, a channel's edges (channel_order.h). Semaphore post → wait is NOT
+// an explicit edge (another post may serve the wait).
+//
+// Derived edges (issue 17, docs/slicing.md "Derived order"): what every
+// schedule of the maximal causal model must also keep, because of values,
+// locks and counts — a branch comes after some write that can feed each
+// read it depends on (so after what all of them need), a section that
+// must follow another section's acquire must follow its release, and a
+// semaphore wait after as many posts as the waits before it need. The
+// clocks are then a greatest fixpoint, computed by repeated passes.
+//
 // If a →mhb b, then b can only run after a, so (a, b) can never race: the
-// quick check that drops such pairs before the solver.
+// quick check that drops such pairs before the solver, and the cap of
+// every slice (what must follow a or b is never in a witness).
 //
 // Memory (issue 7): a thread's clock only changes at events with an
 // incoming cross-thread edge, so clocks are stored at those change points
 // only (per thread, by position); any event's clock is the last change
-// point at or before it plus its own position. A trace with few such edges
-// costs a few bytes per event instead of 4 bytes × threads.
+// point at or before it plus its own position.
 //
 #pragma once
 
 #include "racepredict/analysis/trace_index.h"
 
+#include <memory>
 #include <vector>
 
 namespace racepredict::analysis {
 
+struct ClockTable;
+
+struct MhbOptions {
+  /// Add the derived edges (off: the explicit edges only, one pass).
+  bool derived = true;
+  /// Passes of the fixpoint before giving it up for the explicit edges
+  /// alone (an unfinished fixpoint is not sound).
+  unsigned maxPasses = 12;
+};
+
+struct MhbStats {
+  unsigned passes = 0;
+  /// The derived fixpoint was reached (false: explicit edges only).
+  bool derived = false;
+  size_t changePoints = 0;
+  double seconds = 0;
+};
+
 class MustHappenBefore {
 public:
-  explicit MustHappenBefore(const TraceIndex &idx);
+  explicit MustHappenBefore(const TraceIndex &idx, MhbOptions opts = {});
+  ~MustHappenBefore();
   /// True iff a must happen before b (a ≠ b).
   bool ordered(EventId a, EventId b) const;
   /// Either direction.
@@ -43,20 +71,13 @@ public:
   /// kNone.
   static EventId forcedWriter(const TraceIndex &idx, EventId r);
   /// Stored clocks (change points), for the memory statistics.
-  size_t storedClocks() const { return changePos_.size(); }
+  size_t storedClocks() const;
+  const MhbStats &stats() const { return stats_; }
 
 private:
-  /// Index into changePos_/clocks_ of the last change point of thread `t`
-  /// at or before position `p`, or kNone.
-  uint32_t changeAt(ThreadId t, uint32_t p) const;
-
   const TraceIndex &idx_;
-  size_t nt_;
-  /// Per thread: its change points are changePos_[first_[t] .. first_[t+1]).
-  std::vector<uint32_t> first_;
-  std::vector<uint32_t> changePos_;
-  /// nt_ entries per change point (the own-thread entry is not used).
-  std::vector<uint32_t> clocks_;
+  std::unique_ptr<ClockTable> table_;
+  MhbStats stats_;
 };
 
 } // namespace racepredict::analysis

@@ -131,6 +131,8 @@ public:
   EventSpan writesOfValue(SymId loc, int64_t value) const;
   /// The writes of `loc` by thread `t`, in program order.
   EventSpan writesOf(SymId loc, ThreadId t) const;
+  /// All writes of `loc`, ordered by (thread, index).
+  EventSpan writesByThread(SymId loc) const;
   /// The value a read-like event observed (the read half of an rmw).
   int64_t readValue(EventId r) const;
   /// Whether write `w` is the only write of its location storing its value.

@@ -10,7 +10,9 @@
 
 #include <condition_variable>
 #include <cstdio>
+#include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -18,8 +20,13 @@ namespace racepredict::batch {
 
 class Progress {
 public:
-  /// `enabled` false makes every call a no-op.
-  Progress(bool enabled, size_t total, std::FILE *out = stderr);
+  /// The line for these counts (`findings`: what the caller counts besides).
+  using Format = std::function<std::string(size_t done, size_t total,
+                                           size_t findings, double elapsed)>;
+  /// `enabled` false makes every call a no-op. `analyze` passes a format of
+  /// its own (candidates decided, unknown).
+  Progress(bool enabled, size_t total, std::FILE *out = stderr,
+           Format format = &Progress::format);
   ~Progress();
   Progress(const Progress &) = delete;
   Progress &operator=(const Progress &) = delete;
@@ -30,7 +37,9 @@ public:
   /// Thread-safe: one more test finished with these findings.
   void testDone(size_t findings);
   /// Sets the counts (Slurm: polled from the tasks' partial results).
-  void set(size_t done, size_t findings);
+  /// With `total`, a new total too (analyze: the candidates left change).
+  void set(size_t done, size_t findings,
+           std::optional<size_t> total = std::nullopt);
   /// Clears the line for good (before the summary).
   void finish();
 
@@ -43,6 +52,7 @@ private:
   bool enabled_;
   size_t total_, done_ = 0, findings_ = 0;
   std::FILE *out_;
+  Format format_;
   std::mutex m_;
   std::condition_variable cv_;
   bool stop_ = false;

@@ -16,6 +16,7 @@
 #include "racepredict/analysis/deadlock_candidates.h"
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/analysis/trace_index.h"
+#include "racepredict/solver/decision_progress.h"
 
 #include <string>
 #include <vector>
@@ -38,6 +39,8 @@ struct DeadlockOptions {
   /// Slices start from the members' must-happen-before past alone (every
   /// helper behind an escape): tests use it to drive the expansion loop.
   bool lazySlices = false;
+  /// Candidates decided / left (the command line's progress line).
+  ProgressCallback onProgress;
 };
 
 struct DeadlockFinding {

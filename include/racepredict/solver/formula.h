@@ -71,6 +71,9 @@ public:
   /// sum(coeffs[i] * [kids[i]]) >= k.
   F pbGe(const std::vector<F> &kids, const std::vector<int64_t> &coeffs,
          int64_t k);
+  /// At most k of `kids` hold, as clauses over fresh Booleans (Sinz's
+  /// sequential counter: O(n·k) clauses, no arithmetic).
+  F atMost(const std::vector<F> &kids, int64_t k);
 
   const FNode &node(F f) const { return nodes_[f]; }
   const F *kidsBegin(F f) const { return kids_.data() + nodes_[f].kidsBegin; }

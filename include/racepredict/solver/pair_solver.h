@@ -42,6 +42,9 @@ struct PairVerdict {
   size_t expansions = 0;             ///< slice growths
   size_t sliceUnits = 0;             ///< final slice size
   size_t orderVars = 0;              ///< named nodes of the final formula
+  /// Unsat without a solver check: a read every witness needs has no
+  /// writer (SliceEncoding::impossibleReadForced).
+  bool propagated = false;
 };
 
 PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,

@@ -8,6 +8,7 @@
 
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/analysis/trace_index.h"
+#include "racepredict/solver/decision_progress.h"
 
 #include <cstdint>
 #include <string>
@@ -56,6 +57,9 @@ struct RaceOptions {
   /// Nearest candidates kept per signature group before the group is
   /// enumerated in full (tests set 1 to exercise the full enumeration).
   size_t keepPerGroup = 16;
+  /// Called (under a lock, from any worker) whenever a candidate is decided
+  /// or the number left changes: the command line's progress line.
+  ProgressCallback onProgress;
 };
 
 struct RaceFinding {
@@ -82,12 +86,17 @@ struct RaceStats {
   /// every filtered pair.
   size_t candidates = 0;
   size_t closureWitnesses = 0; ///< races settled without the solver
+  /// No race, without a solver check (a read every witness needs has no
+  /// writer left: pair_solver.h).
+  size_t propagatedUnsat = 0;
   size_t solverCalls = 0;
   size_t sat = 0, unsat = 0, unknown = 0;
   size_t solverChecks = 0;    ///< sliced: checks over all candidates
   size_t sliceExpansions = 0; ///< sliced: escapes that grew a slice
   size_t maxSliceUnits = 0;   ///< sliced: the largest slice (nodes)
   size_t maxOrderVars = 0;    ///< sliced: the largest formula (named nodes)
+  unsigned mhbPasses = 0;     ///< passes of the must-happen-before clocks
+  double mhbSeconds = 0;      ///< computing them (part of filterSeconds)
   double filterSeconds = 0;   ///< index, MHB clocks, candidates, filters
   double fastSeconds = 0;     ///< closure witnesses (stage 1)
   double encodeSeconds = 0;   ///< building the base formula and queries

@@ -55,6 +55,11 @@ public:
 
   /// Constraints added since the last call (to assert in the solver).
   std::vector<F> takeNew();
+  /// A read that no write in or outside the slice can feed (not even
+  /// through an escape) is needed by a branch every witness of the race
+  /// runs: the formula is unsatisfiable by propagation alone, and the
+  /// solver need not see it (it would spend seconds building it).
+  bool impossibleReadForced() const;
   const std::vector<Escape> &escapes() const { return escapes_; }
   /// ¬escape for every escape: the assumptions of a check.
   std::vector<F> assumptions();
@@ -147,6 +152,11 @@ private:
   };
   std::unordered_map<EventId, std::vector<Option>> options_;
   std::set<std::tuple<EventId, EventId, EventId>> intervening_;
+  /// Reads that matter with no option at all.
+  std::vector<EventId> impossible_;
+  /// Per thread: events every witness of the race runs (its prefixes up to
+  /// what a or b must follow, within the slice); empty for other queries.
+  std::vector<uint32_t> forced_;
 };
 
 } // namespace racepredict::solver

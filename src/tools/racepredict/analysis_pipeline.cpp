@@ -1,6 +1,7 @@
 //===- tools/racepredict/analysis_pipeline.cpp - Load, index, predict -----===//
 #include "analysis_pipeline.h"
 
+#include "racepredict/batch/progress.h"
 #include "racepredict/property/parser.h"
 #include "racepredict/report/race_groups.h"
 #include "racepredict/report/suppressions.h"
@@ -11,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 
@@ -21,6 +23,38 @@ namespace {
 /// What indexing costs beyond the events themselves: about 23 bytes per
 /// event (55 with the 32-byte event records, README "Long traces").
 constexpr uint64_t kIndexBytesPerEvent = 23;
+/// Issue 17: an analysis longer than a few seconds says how far it is, on
+/// one redrawn line of stderr (batch/progress.h). On a terminal it appears
+/// after 2 s, so that quick analyses print nothing; --progress draws it
+/// from the start, also into a log.
+class ProgressLine {
+public:
+  ProgressLine(int flag, const char *what)
+      : line_(flag > 0 || (flag == 0 && batch::Progress::stderrIsTerminal()), 0,
+              stderr,
+              [forced = flag > 0, what](size_t done, size_t total,
+                                        size_t unknown,
+                                        double elapsed) -> std::string {
+                if (!forced && elapsed < 2)
+                  return "";
+                long s = static_cast<long>(elapsed);
+                char buf[200];
+                std::snprintf(buf, sizeof buf,
+                              "racepredict analyze: %s: %zu/%zu candidates "
+                              "decided, %zu unknown, %ld:%02ld elapsed",
+                              what, done, total, unknown, s / 60, s % 60);
+                return buf;
+              }) {}
+  ~ProgressLine() { line_.finish(); }
+  solver::ProgressCallback callback() {
+    return [this](const solver::DecisionProgress &p) {
+      line_.set(p.decided, p.unknown, p.total);
+    };
+  }
+
+private:
+  batch::Progress line_;
+};
 
 } // namespace
 
@@ -71,6 +105,9 @@ void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
                 "Decide race and deadlock candidates on one whole-trace "
                 "formula instead of per-candidate slices (slow; for "
                 "comparison)");
+  cmd->add_flag("--progress,!--no-progress", o.progress,
+                "Progress line on stderr: candidates decided / total, unknown, "
+                "elapsed (default: on a terminal, after 2 s)");
   cmd->add_option("--suppressions", o.suppressions,
                   "Drop findings matched by TSan-style rules (race:PATTERN, "
                   "deadlock:PATTERN, property:NAME)");
@@ -155,6 +192,8 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   opts.wholeTrace = o.wholeTrace;
   if (o.doRaces()) {
     setActivity("predicting the races of " + what);
+    ProgressLine progress(o.progress, "races");
+    opts.onProgress = progress.callback();
     res.races = solver::predictRaces(*res.index, opts);
   }
   if (o.doRaces() && !o.allPairs)
@@ -168,6 +207,8 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     dopt.noFilters = o.noFilters;
     dopt.dumpSmt2Dir = o.dumpSmt2;
     dopt.wholeTrace = o.wholeTrace;
+    ProgressLine progress(o.progress, "deadlocks");
+    dopt.onProgress = progress.callback();
     res.deadlocks = solver::predictDeadlocks(*res.index, dopt);
   }
   if (!res.properties.empty() && !o.candidatesOnly) {

@@ -46,6 +46,8 @@ struct AnalysisOptions {
   bool wholeTrace = false;  ///< --whole-trace: one formula, no slicing
   /// TSan-style suppressions file (race:, deadlock:, property:); empty = none.
   std::string suppressions;
+  /// --progress 1, --no-progress -1, 0: on a terminal, after 2 s.
+  int progress = 0;
 
   /// Races unless only --deadlocks and/or --property were asked for.
   bool doRaces() const { return races || (!deadlocks && properties.empty()); }

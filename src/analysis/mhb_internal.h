@@ -1,0 +1,177 @@
+//===- analysis/mhb_internal.h - Clock tables and passes of the MHB -------===//
+//
+// Private to mhb*.cpp. A thread's must-happen-before clock only changes at
+// events with an incoming cross-thread edge, so clocks are stored at those
+// change points only; an event's clock is the last change point at or
+// before it, with its own entry = position + 1.
+//
+// The clocks are computed by passes over the trace in observed order
+// (mhb_pass.cpp). With derived edges (mhb_derived.cpp) a rule may look at
+// events the pass has not reached yet; it then sees the previous pass's
+// clocks (the observed order before the first pass), and passes repeat
+// until nothing changes: docs/slicing.md, "Derived order", says why the
+// fixpoint is sound.
+//
+#pragma once
+
+#include "racepredict/analysis/mhb.h"
+
+#include <vector>
+
+namespace racepredict::analysis {
+
+struct ClockTable {
+  size_t nt = 0;
+  /// Per thread: positions of its change points, ascending.
+  std::vector<std::vector<uint32_t>> pos;
+  /// Per thread: nt entries per change point (the own entry is unused).
+  std::vector<std::vector<uint32_t>> clk;
+
+  explicit ClockTable(size_t threads = 0)
+      : nt(threads), pos(threads), clk(threads) {}
+
+  /// Index of the last change point of thread t at or before position p,
+  /// or kNone.
+  uint32_t changeAt(ThreadId t, uint32_t p) const;
+  /// Entry u of the clock of the event at position p of thread t.
+  uint32_t entry(ThreadId t, uint32_t p, ThreadId u) const {
+    if (u == t)
+      return p + 1;
+    uint32_t k = changeAt(t, p);
+    return k == kNone ? 0 : clk[t][size_t{k} * nt + u];
+  }
+  /// The whole clock of that event into out (nt entries).
+  void full(ThreadId t, uint32_t p, uint32_t *out) const;
+  void append(ThreadId t, uint32_t p, const uint32_t *c) {
+    pos[t].push_back(p);
+    clk[t].insert(clk[t].end(), c, c + nt);
+  }
+  /// Σ over events of their clock entries of other threads: passes only
+  /// ever lower clocks, so equal sums mean equal tables.
+  unsigned __int128 mass(const TraceIndex &idx) const;
+  size_t changePoints() const;
+};
+
+/// A counter (mhb_counters.cpp): a location each write of which adds −1, 0
+/// or +1 to the value its thread read of it just before, in the same
+/// critical section of one lock all such writes hold (or is an atomic
+/// read-modify-write), except perhaps one first write that sets it (the
+/// root). Its value at any read is then its start plus the writes before.
+struct Counter {
+  EventId root = kNone; ///< the setting write, or none
+  int64_t start = 0;    ///< the root's value, else the initial value
+  /// The adding writes by (thread, index).
+  std::vector<EventId> incs, decs;
+};
+
+/// Static facts the derived rules look up (built once for all passes).
+struct DerivedFacts {
+  explicit DerivedFacts(const TraceIndex &idx);
+  void findCounters(const TraceIndex &idx);
+  /// Per location: its index in `counters`, or kNone.
+  std::vector<uint32_t> counterOf;
+  std::vector<Counter> counters;
+  /// Per lock: the threads that take it, if more than one (else empty).
+  std::vector<std::vector<ThreadId>> lockThreads;
+  /// Per semaphore: its waits and its token sources (posts, inits), each
+  /// ordered by (thread, index).
+  std::vector<std::vector<EventId>> semWaits, semSources;
+  /// Some rule has something to look at: a lock two threads take, a
+  /// semaphore wait, or a branch after a read-like event of its thread
+  /// (reads-from meets, counters). Without, every derived pass would
+  /// reproduce the explicit clocks (at their cost: 20,000 threads).
+  bool anyRule = false;
+};
+
+/// Token sources (posts, counted writes) one rule looks at, at most: beyond,
+/// the rule gives up for that event (sound: rules only add edges).
+constexpr size_t kMaxSources = 4096;
+
+/// One pass over the trace: explicit edges, and the derived ones if
+/// `facts` is given. `prev` is the previous pass's table, or null before
+/// the first pass (the observed order then stands in for it).
+class MhbPass {
+public:
+  MhbPass(const TraceIndex &idx, const ClockTable *prev,
+          const DerivedFacts *facts);
+  ClockTable run();
+
+  // For the derived rules (mhb_derived.cpp).
+  const TraceIndex &index() const { return idx_; }
+  /// The clock of event x: this pass's if it is already reached, else the
+  /// previous pass's (or the observed order).
+  void clockOf(EventId x, uint32_t *out) const;
+  uint32_t entryOf(EventId x, ThreadId u) const;
+  /// Joins the clock of x into c (a clock of thread self); true if any
+  /// entry grew.
+  bool join(uint32_t *c, ThreadId self, EventId x);
+  /// Joins an explicit clock (entries of threads other than self).
+  bool joinClock(uint32_t *c, ThreadId self, const uint32_t *from);
+
+private:
+  void explicitEdges(EventId e, uint32_t *c);
+  /// Lowers c to the previous pass's clock of e (never above it).
+  void clip(EventId e, uint32_t *c);
+
+  const TraceIndex &idx_;
+  const ClockTable *prev_;
+  const DerivedFacts *facts_;
+  size_t nt_;
+  EventId at_ = 0; ///< the event being processed
+  ClockTable table_;
+  std::vector<uint32_t> scratch_;
+  bool changed_ = false;
+};
+
+/// The derived rules over one pass (mhb_derived.cpp).
+class DerivedRules {
+public:
+  DerivedRules(MhbPass &pass, const DerivedFacts &facts);
+  /// Joins into c (the clock of e, explicit edges done) what the derived
+  /// rules say e needs; `changed`: c grew at e so far. Returns whether c
+  /// grew here.
+  bool apply(EventId e, uint32_t *c, bool changed);
+
+private:
+  /// Sections e closes leave the open set, the one it opens joins it;
+  /// true if e opened one.
+  bool updateOpen(EventId e);
+  bool readsFeeding(EventId branch, uint32_t *c);
+  bool meetOfWriters(EventId r, std::vector<uint32_t> &meet);
+  bool exclusion(EventId e, uint32_t *c);
+  bool tokens(EventId wait, uint32_t *c);
+  bool counted(EventId r, uint32_t *c);
+  void checkRoots();
+  /// Of `events` (by thread, index): how many must precede the event at
+  /// position `pos` of thread `self` whose clock is `clock`.
+  int64_t mustPrecede(const std::vector<EventId> &events, ThreadId self,
+                      uint32_t pos, const uint32_t *clock) const;
+  /// Those that may precede it (not after it in program order, not known
+  /// to follow it), into `out`; false if more than kMaxSources.
+  bool mayPrecede(const std::vector<EventId> &events, ThreadId self,
+                  uint32_t pos, std::vector<EventId> &out) const;
+  /// Joins into c (of thread self), per other thread, the k-th smallest
+  /// entry (with multiplicity `weight`) of the sources' clocks: any k
+  /// tokens among them include one that late.
+  bool joinKthSmallest(const std::vector<EventId> &sources,
+                       const std::vector<int64_t> &weight, int64_t k,
+                       ThreadId self, uint32_t *c);
+
+  MhbPass &pass_;
+  const TraceIndex &idx_;
+  const DerivedFacts &facts_;
+  size_t nt_;
+  /// Per thread: reads since its last plain branch, and recent reads
+  /// already joined at a branch (later events inherit them).
+  std::vector<std::vector<EventId>> pending_;
+  std::vector<std::vector<EventId>> recentDone_;
+  /// Per thread: sections of shared locks it holds.
+  std::vector<std::vector<uint32_t>> open_;
+  std::vector<uint32_t> lastPlain_; ///< per thread: position of it, or 0
+  /// Per counter: its root precedes every other access (by the previous
+  /// pass's clocks), so the counted writes all follow it.
+  std::vector<char> rootHolds_;
+  std::vector<uint32_t> buf_, buf2_;
+};
+
+} // namespace racepredict::analysis
