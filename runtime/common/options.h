@@ -33,6 +33,8 @@ struct Options {
   /// branch_deps=all: every decision is a plain branch (the conservative
   /// rule), also those the pass found to depend on no read.
   bool plainBranches;
+  /// write_deps=all: every write is recorded without its dependence list.
+  bool plainWrites;
 };
 
 /// Fills `o` from the defaults in options.inc and the environment; exits
