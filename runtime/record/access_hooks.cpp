@@ -194,16 +194,12 @@ __attribute__((noinline)) void depStoreSlow(void *addr, T v, uint32_t loc,
   leave(ts);
 }
 
-/// A store with its dependence list (hooks.def store_depsN).
+/// Records a store with its dependence list on the fast path (enterFast)
+/// and leaves.
 template <typename T>
-void depStore(void *addr, T v, uint32_t loc, const void *seqs, uint32_t n) {
-  uint64_t deps[8];
-  uint32_t m = 0;
-  if (RP_UNLIKELY(!storeDepList(seqs, n, deps, &m)))
-    return plainStore<T>(addr, v, loc);
-  ThreadState *ts = enterFast(kRecAccess);
-  if (RP_UNLIKELY(!ts))
-    return depStoreSlow<T>(addr, v, loc, deps, m);
+__attribute__((always_inline)) inline void
+depStoreFast(ThreadState *ts, void *addr, T v, uint32_t loc,
+             const uint64_t *deps, uint32_t m) {
   memcpy(addr, &v, sizeof v);
   // The stack is in the trace (enterFast): no stack record.
   uint8_t *p = putAccessHead(ts, ts->buf + ts->len, RP_WRITE_DEPS, key(addr),
@@ -211,6 +207,31 @@ void depStore(void *addr, T v, uint32_t loc, const void *seqs, uint32_t n) {
   p = putWriteDeps(ts, p, signExtend(rawBits(v), sizeof v), deps, m);
   endRecordFast(ts, p, loc);
   __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+}
+
+template <typename T>
+__attribute__((noinline)) void depStoreGeneral(void *addr, T v, uint32_t loc,
+                                               const void *seqs, uint32_t n) {
+  uint64_t deps[8];
+  uint32_t m = 0;
+  if (!storeDepList(seqs, n, deps, &m))
+    return plainStore<T>(addr, v, loc);
+  if (ThreadState *ts = enterFast(kRecAccess))
+    return depStoreFast<T>(ts, addr, v, loc, deps, m);
+  depStoreSlow<T>(addr, v, loc, deps, m);
+}
+
+/// A store with its dependence list (hooks.def store_depsN). The common
+/// cases, a constant or one recorded read, need no copy of the list.
+template <typename T>
+void depStore(void *addr, T v, uint32_t loc, const void *seqs, uint32_t n) {
+  const auto *deps = static_cast<const uint64_t *>(seqs);
+  if (RP_LIKELY(n == 0 || (n == 1 && deps[0] + 1 > 1))) {
+    ThreadState *ts = enterFast(kFastWriteDeps);
+    if (RP_LIKELY(ts))
+      return depStoreFast<T>(ts, addr, v, loc, deps, n);
+  }
+  depStoreGeneral<T>(addr, v, loc, seqs, n);
 }
 
 /// The largest power-of-two chunk (<= 8) that keeps every chunk of the

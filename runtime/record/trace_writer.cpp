@@ -158,6 +158,8 @@ ThreadState *newThreadState(uint32_t threadKey) {
   ts->fastMask = gReplayOn || gTokenFence ? 0
                  : g.opts.plainBranches   ? g.opts.eventMask & ~kRecBranch
                                           : g.opts.eventMask;
+  if (ts->fastMask & kRecAccess && !g.opts.plainWrites)
+    ts->fastMask |= kFastWriteDeps;
   if (gReplayOn)
     replayAttach(ts);
   ThreadState *head = __atomic_load_n(&g.threads, __ATOMIC_ACQUIRE);
