@@ -245,8 +245,9 @@ private:
             emit(t, "rd c " + std::to_string(counter_)));
       }));
     if (f.writeDeps) {
-      acts.push_back(op(2, [this, t] { publish(t); }));
-      acts.push_back(op(2, [this, t] { checkFlag(t); }));
+      int w = f.deadlockProne ? 1 : 2;
+      acts.push_back(op(w, [this, t] { publish(t); }));
+      acts.push_back(op(w, [this, t] { checkFlag(t); }));
     }
     // (Plain branches, which freeze every read, are rare where writes name
     // their dependences: the pass makes most decisions precise.)
