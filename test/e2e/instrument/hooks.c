@@ -218,5 +218,19 @@ void store_dependences(void) {
   r = ext_value();
 }
 
+// A branch on pthread_mutex_lock's result (an error check) depends on no
+// read: every schedule performs the same lock (issue 20's assert form).
+// CHECK-LABEL: define{{.*}} void @checked_lock
+// CHECK-NOT: call void @__racepredict_branch(
+// CHECK: call i32 @__racepredict_pthread_mutex_lock(
+// CHECK-NOT: call void @__racepredict_branch(
+// CHECK: ret void
+void checked_lock(void) {
+  if (pthread_mutex_lock(&m) != 0)
+    external();
+  g = 2;
+  pthread_mutex_unlock(&m);
+}
+
 // CHECK: define internal void @racepredict.module_ctor()
 // CHECK-NEXT: call void @__racepredict_init(

@@ -9,8 +9,12 @@
  * `GLOB = 1` meets T1's GLOB++ unordered. With the write dependences the
  * pass records (`ready = 1` depends on no read) the race is predicted and
  * replay confirms it; under RVPredict's rule (write_deps=all) `ready = 1`
- * depends on T2's read of GLOB, which then must see T1's 1: no race. */
+ * depends on T2's read of GLOB, which then must see T1's 1: no race.
+ * The MU calls are checked as TSan's tests check them: a branch on
+ * pthread_mutex_lock's result depends on no read (the issue saw the same
+ * missed race with them). */
 #include "testonly.h"
+#include <assert.h>
 #include <pthread.h>
 #include <stdio.h>
 // expect-race: A B
@@ -25,9 +29,9 @@ static pthread_cond_t QC = PTHREAD_COND_INITIALIZER;
 
 static void *t1(void *arg) {
   (void)arg;
-  pthread_mutex_lock(&MU);
+  assert(0 == pthread_mutex_lock(&MU));
   GLOB++; // @A
-  pthread_mutex_unlock(&MU);
+  assert(0 == pthread_mutex_unlock(&MU));
   testonly_signal();
   return NULL;
 }
@@ -35,9 +39,9 @@ static void *t1(void *arg) {
 static void *t2(void *arg) {
   (void)arg;
   testonly_wait(); /* usleep(100ms) in the original */
-  pthread_mutex_lock(&MU);
+  assert(0 == pthread_mutex_lock(&MU));
   GLOB++;
-  pthread_mutex_unlock(&MU);
+  assert(0 == pthread_mutex_unlock(&MU));
   pthread_mutex_lock(&QM);
   ready = 1;
   pthread_cond_signal(&QC);
