@@ -15,6 +15,39 @@ constexpr unsigned kMaxDepth = 24;
 constexpr unsigned kMaxVisits = 512;
 } // namespace
 
+/// A synchronisation call the runtime intercepts whose result is 0 whenever
+/// it does what the trace records (`assert(pthread_mutex_lock(&m) == 0)`,
+/// std::mutex::lock's error check after inlining): every schedule of the
+/// model performs the same operation, so the result reads nothing. Not the
+/// try/timed variants (their outcome is the tryfail rule's), not
+/// pthread_barrier_wait (which thread gets PTHREAD_BARRIER_SERIAL_THREAD
+/// depends on the arrival order), not the allocators.
+bool BranchDependences::resultFixedBySyncEvent(const CallInst &CI) {
+  static const char *const kNames[] = {"pthread_mutex_lock",
+                                       "pthread_mutex_unlock",
+                                       "pthread_spin_lock",
+                                       "pthread_spin_unlock",
+                                       "pthread_rwlock_rdlock",
+                                       "pthread_rwlock_wrlock",
+                                       "pthread_rwlock_unlock",
+                                       "pthread_cond_wait",
+                                       "pthread_cond_signal",
+                                       "pthread_cond_broadcast",
+                                       "pthread_join",
+                                       "pthread_create",
+                                       "pthread_detach",
+                                       "pthread_once",
+                                       "sem_post",
+                                       "sem_wait"};
+  const Function *F = CI.getCalledFunction();
+  if (!F)
+    return false;
+  for (const char *N : kNames)
+    if (F->getName() == N)
+      return true;
+  return false;
+}
+
 void BranchDependences::collect(Value *V, Dependences &D) {
   SmallPtrSet<Value *, 16> Seen;
   collect(V, D, Seen, 0);
@@ -81,6 +114,8 @@ void BranchDependences::collect(Value *V, Dependences &D,
         collect(Op, D, Seen, Depth + 1);
       return;
     }
+  if (auto *CI = dyn_cast<CallInst>(V); CI && resultFixedBySyncEvent(*CI))
+    return;
   if (isa<Argument>(V) || (isa<CallInst>(V) && !isa<IntrinsicInst>(V))) {
     // Fixed by the reads before the call (the caller's, or the callee's
     // and the caller's): a plain branch at entry / after the call stands
@@ -127,6 +162,8 @@ BranchDependences::carried(Value *V, SmallPtrSetImpl<Value *> &Open,
     Open.erase(P);
     return Result;
   }
+  if (auto *CI = dyn_cast<CallInst>(V); CI && resultFixedBySyncEvent(*CI))
+    return Carry::ReadFree;
   if (isa<Argument>(V) || isa<CallBase>(V) || isa<AtomicRMWInst>(V) ||
       isa<AtomicCmpXchgInst>(V) || !isa<Instruction>(V))
     return Carry::Bad;
@@ -203,6 +240,8 @@ bool BranchDependences::loadFree(Value *V, SmallPtrSetImpl<Value *> &Seen,
   // A cycle (a phi feeding itself) adds nothing that the other operands do
   // not: the least fixed point is load-free when they are.
   if (!Seen.insert(V).second)
+    return true;
+  if (auto *CI = dyn_cast<CallInst>(V); CI && resultFixedBySyncEvent(*CI))
     return true;
   if (Depth > kMaxDepth || isa<Argument>(V) || isa<CallBase>(V) ||
       isa<AtomicRMWInst>(V) || isa<AtomicCmpXchgInst>(V) ||

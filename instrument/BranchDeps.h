@@ -55,6 +55,9 @@ public:
   seqOf(llvm::Value *Dep,
         llvm::function_ref<llvm::Value *(llvm::LoadInst *)> LoadSeq);
 
+  /// A call whose result no reordering of the model changes.
+  static bool resultFixedBySyncEvent(const llvm::CallInst &CI);
+
 private:
   /// How many read instances a phi's value can carry.
   enum class Carry { ReadFree, Cycle, OneRead, Bad };

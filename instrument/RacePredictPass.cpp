@@ -35,6 +35,10 @@ static cl::opt<bool> ClAddrDeps(
     "racepredict-address-branches", cl::init(true), cl::Hidden,
     cl::desc("Record a branch before accesses whose address is computed "
              "from earlier reads (RVPredict's address dependences)"));
+static cl::opt<bool> ClWriteDeps(
+    "racepredict-write-deps", cl::init(true), cl::Hidden,
+    cl::desc("Record for each plain store the reads its value depends on "
+             "(issue 20); off: every write depends on all earlier reads"));
 static cl::opt<bool> ClDropRepeated(
     "racepredict-drop-repeated-decisions", cl::init(true), cl::Hidden,
     cl::desc("Record no decision on a value that a dominating decision "
@@ -91,9 +95,17 @@ private:
   DenseMap<const AllocaInst *, bool> Escapes;
   /// Instrumented scalar loads (the only ones a decision can depend on).
   SmallPtrSet<LoadInst *, 32> ScalarLoads;
-  /// The seq value of each dependence some decision needs.
+  /// The seq value of each dependence some decision or store needs.
   DenseMap<Value *, Value *> Seqs;
+  /// Plain scalar stores whose value depends only on these reads (loads
+  /// and one-read phis, BranchDeps.h; empty: a constant or private value).
+  DenseMap<StoreInst *, SmallVector<Value *, kMaxDeps>> StoreDeps;
   AllocaInst *DepArray = nullptr;
+  AllocaInst *depArray() {
+    if (!DepArray)
+      DepArray = entryAlloca(ArrayType::get(H.I64, kMaxDeps));
+    return DepArray;
+  }
 };
 
 bool FunctionInstrumenter::isShared(Value *Ptr) {
@@ -153,12 +165,10 @@ void FunctionInstrumenter::emitDecision(const Decision &D) {
     emitPlainDecision(H, D.Site);
     return;
   }
-  if (!DepArray)
-    DepArray = entryAlloca(ArrayType::get(H.I64, kMaxDeps));
   SmallVector<Value *, kMaxDeps> DepSeqs;
   for (Value *Dep : D.Deps)
     DepSeqs.push_back(Seqs.lookup(Dep));
-  emitPreciseDecision(H, D.Site, DepSeqs, DepArray);
+  emitPreciseDecision(H, D.Site, DepSeqs, depArray());
 }
 
 void FunctionInstrumenter::emitAnchorBranches(ArrayRef<Value *> Anchors) {
@@ -236,7 +246,20 @@ void FunctionInstrumenter::rewriteStore(StoreInst *SI) {
   Type *T = Val->getType();
   Value *Loc = H.loc(IRB, *SI);
   Value *Ptr = IRB.CreatePointerCast(SI->getPointerOperand(), H.I8P);
-  if (isScalar(T)) {
+  auto Deps = StoreDeps.find(SI);
+  if (isScalar(T) && Deps != StoreDeps.end()) {
+    // store_depsN(addr, value, loc, seqs, n): its value's reads (issue 20).
+    unsigned Bytes = DL.getTypeStoreSize(T);
+    AllocaInst *Arr = depArray();
+    for (unsigned I = 0; I < Deps->second.size(); ++I)
+      IRB.CreateStore(
+          Seqs.lookup(Deps->second[I]),
+          IRB.CreateConstInBoundsGEP2_32(Arr->getAllocatedType(), Arr, 0, I));
+    IRB.CreateCall(H.get("store_deps" + std::to_string(Bytes)),
+                   {Ptr, toInt(IRB, Val, Bytes), Loc,
+                    IRB.CreatePointerCast(Arr, H.I8P),
+                    ConstantInt::get(H.I32, Deps->second.size())});
+  } else if (isScalar(T)) {
     unsigned Bytes = DL.getTypeStoreSize(T);
     std::string Name =
         (SI->isAtomic() ? "atomic_store" : "store") + std::to_string(Bytes);
@@ -421,6 +444,24 @@ bool FunctionInstrumenter::run() {
         Seqs[Dep] = S;
       }
   }
+  // A plain store's value, as a decision's condition: the reads it comes
+  // from by SSA use-def (docs/dependences.md). Arguments and call results
+  // would need the reads before the call: such a store stays plain.
+  if (ClWriteDeps)
+    for (Instruction *I : Accesses) {
+      auto *SI = dyn_cast<StoreInst>(I);
+      if (!SI || SI->isAtomic() || !isScalar(SI->getValueOperand()->getType()))
+        continue;
+      BranchDependences::Dependences Deps;
+      BD.collect(SI->getValueOperand(), Deps);
+      if (!Deps.Precise || !Deps.Anchors.empty())
+        continue;
+      auto &List = StoreDeps[SI];
+      List.assign(Deps.Reads.begin(), Deps.Reads.end());
+      for (Value *Dep : List)
+        if (!Seqs.count(Dep))
+          Seqs[Dep] = BD.seqOf(Dep, LoadSeq);
+    }
   // Decisions on arguments or call results depend on the reads before the
   // call: a plain branch at entry or right after the call stands for them
   // (docs/dependences.md).

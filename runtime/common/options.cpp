@@ -129,6 +129,11 @@ void parseOptions(Options &o, const char *env) {
   else if (!rawStreq(o.branch_deps, "precise", bn))
     badOption("branch_deps must be precise or all, got", o.branch_deps,
               rawStrlen(o.branch_deps));
+  size_t wn = rawStrlen(o.write_deps);
+  if (rawStreq(o.write_deps, "all", wn))
+    o.plainWrites = true;
+  else if (!rawStreq(o.write_deps, "precise", wn))
+    badOption("write_deps must be precise or all, got", o.write_deps, wn);
   if (o.buffer < 4096)
     o.buffer = 4096; // a block must hold at least a few dozen records
   if (o.buffer > (1u << 30))

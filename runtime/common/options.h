@@ -14,7 +14,10 @@ enum EventMask : uint32_t {
   kRecAlloc = 16,
   kRecAll = 31,
   /// Thread begin/end/fork/join: always on, whatever events= says.
-  kRecThread = 32
+  kRecThread = 32,
+  /// Not a category: in a thread's fast-path mask, accesses are recorded
+  /// and writes keep their dependence lists (not write_deps=all).
+  kFastWriteDeps = 64
 };
 
 struct Options {
@@ -33,6 +36,8 @@ struct Options {
   /// branch_deps=all: every decision is a plain branch (the conservative
   /// rule), also those the pass found to depend on no read.
   bool plainBranches;
+  /// write_deps=all: every write is recorded without its dependence list.
+  bool plainWrites;
 };
 
 /// Fills `o` from the defaults in options.inc and the environment; exits

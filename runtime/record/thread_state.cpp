@@ -80,6 +80,8 @@ ThreadState *newThreadState(uint32_t threadKey, int tid) {
   ts->fastMask = gReplayOn || gTokenFence ? 0
                  : g.opts.plainBranches   ? g.opts.eventMask & ~kRecBranch
                                           : g.opts.eventMask;
+  if (ts->fastMask & kRecAccess && !g.opts.plainWrites)
+    ts->fastMask |= kFastWriteDeps;
   if (gReplayOn)
     replayAttach(ts);
   return ts;

@@ -3,8 +3,10 @@
 // Huang et al. §3.3/§4: an event is feasible when the branches before it
 // are; a branch is feasible when the reads it depends on are concrete (read
 // the observed value); a read is concrete when some value-concrete write of
-// that value (or the initial value) is the last write before it. Here every
-// branch before the cut must be feasible (docs/semantics.md, Φ_cf).
+// that value (or the initial value) is the last write before it. A write is
+// value-concrete when the reads its value depends on are concrete: all
+// earlier ones of its thread, or those of its dependence list (issue 20). Here
+// every branch before the cut must be feasible (docs/semantics.md, Φ_cf).
 //
 // Booleans K_r ("r reads its observed value") and A_i ("every read-like and
 // tryfail of this thread up to i is concrete / re-failing") are defined by
@@ -42,7 +44,7 @@ void MaximalEncoding::encodeControlFlow() {
     for (EventId e : idx_.threadEvents(th)) {
       const Event &ev = t.events[e];
       if (trace::writesValue(ev.kind) && ev.kind != EventKind::AtomicRmw)
-        valueConcrete_[e] = chain;
+        valueConcrete_[e] = t.hasDeps(ev) ? depsConcrete(ev, tryfails) : chain;
       if (trace::readsValue(ev.kind) || ev.kind == EventKind::TryFail) {
         F own = ev.kind == EventKind::TryFail ? refailing(e) : readConcrete_[e];
         if (ev.kind == EventKind::TryFail)
@@ -53,24 +55,26 @@ void MaximalEncoding::encodeControlFlow() {
       }
       if (ev.kind == EventKind::AtomicRmw)
         valueConcrete_[e] = chain; // includes its own read half
-      if (ev.kind == EventKind::Branch) {
-        F need;
-        if (!t.hasDeps(ev)) {
-          need = chain;
-        } else {
-          std::vector<F> parts(tryfails);
-          auto [b, end] = t.deps(ev);
-          for (; b != end; ++b)
-            parts.push_back(readConcrete_[*b]);
-          need = pool_.mkAnd(parts);
-        }
-        add(Label::Cf, pool_.implies(in(e), need));
-      }
+      if (ev.kind == EventKind::Branch)
+        add(Label::Cf,
+            pool_.implies(in(e),
+                          t.hasDeps(ev) ? depsConcrete(ev, tryfails) : chain));
     }
   }
   for (EventId e = 0; e < n; ++e)
     if (trace::readsValue(t.events[e].kind))
       add(Label::Rf, pool_.implies(readConcrete_[e], concreteRead(e)));
+}
+
+// A precise branch, or a write's value with a dependence list (issue 20):
+// the listed reads are concrete and the earlier tryfails re-fail.
+F MaximalEncoding::depsConcrete(const Event &ev,
+                                const std::vector<F> &tryfails) {
+  std::vector<F> parts(tryfails);
+  auto [b, end] = idx_.trace().deps(ev);
+  for (; b != end; ++b)
+    parts.push_back(readConcrete_[*b]);
+  return pool_.mkAnd(parts);
 }
 
 // conc(r): the last write before r (in σ) to its location is value-concrete

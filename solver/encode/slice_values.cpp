@@ -65,25 +65,26 @@ void SliceEncoding::encodeControlFlow() {
         add(pool_.implies(a, pool_.mkAnd({readK_.at(e), chain})));
         chain = a;
       }
+      // The listed reads of a precise branch or write (those before the
+      // frozen prefix are concrete) and the tryfails so far.
+      auto depsConcrete = [&] {
+        std::vector<F> parts(tryfails);
+        auto [d, dend] = t.deps(ev);
+        for (; d != dend; ++d)
+          if (idx_.posInThread(*d) >= begin)
+            parts.push_back(readK_.at(*d));
+        return pool_.mkAnd(parts);
+      };
       // vc(w) for a write at e: the chain before it (an rmw includes its
-      // own read half). Only defined while the chain covers the position.
+      // own read half), or its dependences. Only defined while the chain
+      // covers the position (then every dependence matters too).
       if (trace::writesValue(ev.kind) &&
           (ev.kind == EventKind::AtomicRmw ? p < s_.readMatter[th]
                                            : p <= s_.readMatter[th]))
-        chainAt_[e] = chain;
+        chainAt_[e] = t.hasDeps(ev) ? depsConcrete() : chain;
       if (ev.kind == EventKind::Branch &&
           status(th, eventUnit(p)) == Status::Free) {
-        F need;
-        if (!t.hasDeps(ev)) {
-          need = chain;
-        } else {
-          std::vector<F> parts(tryfails);
-          auto [d, dend] = t.deps(ev);
-          for (; d != dend; ++d)
-            if (idx_.posInThread(*d) >= begin)
-              parts.push_back(readK_.at(*d));
-          need = pool_.mkAnd(parts);
-        }
+        F need = t.hasDeps(ev) ? depsConcrete() : chain;
         // (Only a real constraint names the branch: an unnamed node costs
         // the solver nothing.)
         if (need != pool_.top())

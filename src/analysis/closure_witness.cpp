@@ -181,9 +181,20 @@ bool ClosureWitnessFinder::close(Closure &c) const {
     if (w == kNone)
       return;
     needEvent(w);
-    // The writer must store its value: its own earlier reads matter too.
-    raiseReads(events[w].thread,
-               idx_.posInThread(w) + (events[w].kind == EventKind::AtomicRmw));
+    // The writer must store its value: the reads it depends on matter too
+    // (its dependence list, else all its earlier reads).
+    ThreadId wt = events[w].thread;
+    if (idx_.trace().hasDeps(events[w])) {
+      auto [d, end] = idx_.trace().deps(events[w]);
+      for (; d != end; ++d)
+        if (idx_.posInThread(*d) >= c.readMatter[wt] &&
+            c.precise.insert(*d).second)
+          mattering.push_back(*d);
+      raiseTryfails(wt, idx_.posInThread(w));
+    } else {
+      raiseReads(wt, idx_.posInThread(w) +
+                         (events[w].kind == EventKind::AtomicRmw));
+    }
   };
 
   for (;;) {

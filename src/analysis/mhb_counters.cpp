@@ -5,7 +5,8 @@
 // before, holding one lock throughout (a counter under a mutex, yarn's
 // `twist(lock, BY, ±1)`, a barrier's count, a reference count), or is an
 // atomic read-modify-write: when a read r of it is concrete, its last
-// writer stored r's value, so that writer's own read was concrete, and so
+// writer stored r's value, so that writer's own read (on which its value
+// depends: all earlier reads, or its dependence list) was concrete, and so
 // on back to the start — and no other write fits in between (the lock, or
 // atomicity). So the writes before r are exactly that chain, and their
 // δ add up to value(r) − start. Hence, for a branch that needs r:
@@ -28,6 +29,18 @@ namespace racepredict::analysis {
 
 using trace::Event;
 using trace::EventKind;
+
+namespace {
+/// Whether write w is value-concrete only if read r is: the plain rule, or
+/// r is among w's dependences (issue 20). A step whose value does not come
+/// from its read of the counter breaks the chain argument above.
+bool valueNeeds(const trace::Trace &t, const Event &w, EventId r) {
+  if (!t.hasDeps(w))
+    return true;
+  auto [b, end] = t.deps(w);
+  return std::find(b, end, r) != end;
+}
+} // namespace
 
 void DerivedFacts::findCounters(const TraceIndex &idx) {
   const trace::Trace &t = idx.trace();
@@ -52,7 +65,8 @@ void DerivedFacts::findCounters(const TraceIndex &idx) {
       if (ev.kind == EventKind::AtomicRmw) {
         delta = ev.value - t.rmwReadValue(ev);
       } else if (r != kNone && trace::readsValue(t.events[r].kind) &&
-                 t.events[r].kind != EventKind::AtomicRmw) {
+                 t.events[r].kind != EventKind::AtomicRmw &&
+                 valueNeeds(t, ev, r)) {
         // Its thread's previous access read the location, in a section
         // still held at the write.
         std::vector<SymId> common;

@@ -92,6 +92,16 @@ std::optional<std::string> ModelState::branchBlocked(EventId e) const {
   return std::nullopt;
 }
 
+bool ModelState::depsConcrete(const Event &ev) const {
+  if (!tryfailsRefail_[ev.thread])
+    return false;
+  auto [b, end] = t_->deps(ev);
+  for (; b != end; ++b)
+    if (!concrete(*b))
+      return false;
+  return true;
+}
+
 std::optional<std::string> ModelState::blocked(const Step &s) const {
   if (s.event >= t_->events.size())
     return "no such event";
@@ -218,9 +228,10 @@ void ModelState::executeEffect(EventId e) {
     }
   }
   if (trace::writesValue(ev.kind)) {
-    // Value-concrete iff every earlier read (and its own read half) was.
-    memory_[ev.obj] =
-        allConcrete_[t] ? std::optional<int64_t>(ev.value) : std::nullopt;
+    // Value-concrete iff every earlier read (and its own read half) was,
+    // or, with a dependence list, the listed reads were (issue 20).
+    bool vc = t_->hasDeps(ev) ? depsConcrete(ev) : allConcrete_[t] != 0;
+    memory_[ev.obj] = vc ? std::optional<int64_t>(ev.value) : std::nullopt;
   }
 }
 

@@ -135,6 +135,16 @@ unsigned sizeCode(const Event &e) {
   }
 }
 
+/// Appends `ndeps + bias, (i - dep)*` of a branch's (bias 1: 0 is the plain
+/// rule) or write's (bias 0) dependence list.
+void putDeps(const Trace &t, const Event &e, EventId i, unsigned bias,
+             std::string &p) {
+  auto [b, end] = t.deps(e);
+  putVarint(p, static_cast<uint64_t>(end - b) + bias);
+  for (; b != end; ++b)
+    putVarint(p, i - *b);
+}
+
 /// Appends the record of event `i` (its seq is `i`; `prev` is the previous
 /// seq in the block, `*prevLoc` the previous location key of the block).
 void putRecord(const Trace &t, EventId i, uint64_t prev, uint64_t *prevLoc,
@@ -142,8 +152,11 @@ void putRecord(const Trace &t, EventId i, uint64_t prev, uint64_t *prevLoc,
   const Event &e = t.events[i];
   bool hasSrc = e.src != 0 && e.src < t.sources.size();
   unsigned size = sizeCode(e);
-  p.push_back(static_cast<char>(static_cast<uint8_t>(e.kind) |
-                                size << RP_SIZE_SHIFT |
+  // A write with a dependence list has its own code (format.h).
+  unsigned code = t.hasDeps(e) && e.kind == EventKind::Write
+                      ? RP_WRITE_DEPS
+                      : static_cast<unsigned>(e.kind);
+  p.push_back(static_cast<char>(code | size << RP_SIZE_SHIFT |
                                 (hasSrc ? RP_HAS_SRC : 0)));
   putVarint(p, i - prev - 1);
   // Locations are deltas from the block's previous one (v2).
@@ -199,6 +212,8 @@ void putRecord(const Trace &t, EventId i, uint64_t prev, uint64_t *prevLoc,
     if (size == RP_SIZE_VARINT)
       putVarint(p, e.size);
     putVarint(p, zigzag(e.value));
+    if (code == RP_WRITE_DEPS)
+      putDeps(t, e, i, 0, p);
     break;
   case EventKind::AtomicRmw:
     RACEPREDICT_ASSERT(e.extra < t.rmwOld.size(),
@@ -213,12 +228,8 @@ void putRecord(const Trace &t, EventId i, uint64_t prev, uint64_t *prevLoc,
     if (!t.hasDeps(e)) {
       putVarint(p, 0);
       break;
-    } else {
-      auto [b, end] = t.deps(e);
-      putVarint(p, static_cast<uint64_t>(end - b) + 1);
-      for (; b != end; ++b)
-        putVarint(p, i - *b);
     }
+    putDeps(t, e, i, 1, p); // ndeps + 1 (0 = plain rule)
     break;
   case EventKind::Custom: {
     auto [b, end] = t.args(e);

@@ -275,7 +275,7 @@ private:
               q.end());
     for (uint32_t i = 0; i < raw_.events.size(); ++i) {
       const Event &e = raw_.events[i];
-      if (e.kind != EventKind::Branch || e.extra == kNone)
+      if (!raw_.t.hasDeps(e))
         continue;
       const std::vector<uint32_t> &q = queues_[e.thread];
       for (size_t k = raw_.depOff[e.extra]; k < raw_.depOff[e.extra + 1]; ++k) {

@@ -416,6 +416,10 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
     return markRecord(f, start, threadKey, prevSeq);
   if (f.st == Status::Ok && raw_.version >= 4 && code == RP_SEGMENT)
     return segmentRecord(f, start, prevSeq);
+  // A write with a dependence list (format.h, RP_WRITE_DEPS).
+  bool writeDeps = raw_.version >= 2 && kindCode == RP_WRITE_DEPS;
+  if (writeDeps)
+    kindCode = static_cast<unsigned>(EventKind::Write);
   if (f.st == Status::Ok && kindCode >= kNumEventKinds)
     return fail(start, "unknown event kind " + std::to_string(kindCode));
   Event e{};
@@ -475,6 +479,11 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
     e.value = codec::unzigzag(f.v());
     if (e.kind == EventKind::AtomicRmw)
       old = f.v();
+    if (writeDeps) {
+      nlist = f.count(0);
+      for (uint64_t i = 0; i < nlist && f.st == Status::Ok; ++i)
+        list_.push_back(f.v());
+    }
     break;
   case EventKind::Branch:
   case EventKind::Custom:
@@ -525,10 +534,12 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   // v3 notifies are tickets, checked once the order is known (merge).
   if (e.kind == EventKind::Wait && notify > seq && raw_.version != 3)
     return fail(start, "a wait names a notify that is not before it");
-  if (e.kind == EventKind::Branch)
+  if (e.kind == EventKind::Branch || writeDeps)
     for (uint64_t d : list_)
       if (d == 0 || d > maxBack)
-        return fail(start, "a branch dependence that is not before it");
+        return fail(start, std::string("a ") +
+                               (writeDeps ? "write" : "branch") +
+                               " dependence that is not before it");
   if (src >= kNone || ((code & RP_HAS_SRC) && src == 0))
     return fail(start, "source id " + std::to_string(src) + " out of range");
 
@@ -560,8 +571,10 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
     e.extra = static_cast<uint32_t>(raw_.t.rmwOld.size());
     raw_.t.rmwOld.push_back(codec::unzigzag(old));
     break;
+  case EventKind::Write:
   case EventKind::Branch:
-    if (nlist > 0) {
+    // nlist: a branch's ndeps + 1 (0 = plain rule), a write's ndeps.
+    if (writeDeps || (e.kind == EventKind::Branch && nlist > 0)) {
       e.extra = static_cast<uint32_t>(raw_.depOff.size() - 1);
       for (uint64_t d : list_)
         raw_.depSeqs.push_back(self - d);

@@ -307,7 +307,8 @@ Expected<bool> Resolver::resolveRefs() {
         return failEvent(i, "the wait's notify (event " +
                                 std::to_string(e.extra) +
                                 ") is not a signal/broadcast on its cond");
-    } else if (e.kind == EventKind::Branch && e.extra != kNone) {
+    } else if (raw_.t.hasDeps(e)) {
+      std::string what = e.kind == EventKind::Branch ? "branch" : "write";
       deps.clear();
       bool lost = false;
       for (size_t k = raw_.depOff[e.extra]; k < raw_.depOff[e.extra + 1]; ++k) {
@@ -318,13 +319,14 @@ Expected<bool> Resolver::resolveRefs() {
         }
         const Event &de = raw_.events[d];
         if (de.thread != e.thread || !readsValue(de.kind))
-          return failEvent(i, "branch dependence " + std::to_string(d) +
+          return failEvent(i, what + " dependence " + std::to_string(d) +
                                   " is not a read of thread " +
                                   raw_.t.threadName(e.thread));
         deps.push_back(d);
       }
       if (lost && !raw_.cut)
-        return failEvent(i, "a branch depends on a seq that no event has");
+        return failEvent(i,
+                         "a " + what + " depends on a seq that no event has");
       // A lost dependence (cut file) falls back to the conservative rule.
       e.extra = lost ? kNone : raw_.t.addDeps(deps);
     }

@@ -29,7 +29,7 @@ const std::unordered_map<std::string, OpInfo> &opTable() {
       {"racq", {EventKind::RAcquire, 1, 1}},
       {"tryfail", {EventKind::TryFail, 1, 1}},
       {"rd", {EventKind::Read, 2, 2}},
-      {"wr", {EventKind::Write, 2, 2}},
+      {"wr", {EventKind::Write, 2, -1}}, // [<- i j ...]: write dependences
       {"ard", {EventKind::AtomicRead, 2, 2}},
       {"awr", {EventKind::AtomicWrite, 2, 2}},
       {"armw", {EventKind::AtomicRmw, 2, 3}},
@@ -322,6 +322,24 @@ private:
     return true;
   }
 
+  /// `<- i j ...` of a branch or write: earlier reads of its thread.
+  Expected<bool> dependences(Event &e, const char *op,
+                             const std::vector<std::string> &ops, size_t from) {
+    std::vector<EventId> deps;
+    auto r = eventIndices(ops, from, &deps);
+    if (!r)
+      return r;
+    for (EventId d : deps) {
+      const Event &de = t_.events[d];
+      if (de.thread != e.thread || !readsValue(de.kind))
+        return fail(std::string("'") + op + " <- " + std::to_string(d) +
+                    "': event " + std::to_string(d) +
+                    " is not a read of thread " + t_.threadName(e.thread));
+    }
+    e.extra = t_.addDeps(deps);
+    return true;
+  }
+
   Expected<bool> fill(Event &e, const std::string &op,
                       const std::vector<std::string> &ops) {
     auto &loc = t_.table(NameSpace::Location);
@@ -342,11 +360,20 @@ private:
       e.obj = t_.table(NameSpace::Lock).intern(ops[0]);
       return true;
     case EventKind::Read:
-    case EventKind::Write:
     case EventKind::AtomicRead:
     case EventKind::AtomicWrite:
       e.obj = loc.intern(ops[0]);
       return value(ops[1], &e.value);
+    case EventKind::Write: {
+      e.obj = loc.intern(ops[0]);
+      auto r = value(ops[1], &e.value);
+      if (!r || ops.size() == 2)
+        return r;
+      if (ops[2] != "<-")
+        return fail("'wr' takes `location value [<- i j ...]`, got '" + ops[2] +
+                    "'");
+      return dependences(e, "wr", ops, 3);
+    }
     case EventKind::AtomicRmw: {
       e.obj = loc.intern(ops[0]);
       auto r = value(ops[1], &e.value);
@@ -368,19 +395,7 @@ private:
       if (ops[0] != "<-")
         return fail("'br' takes no operands or '<- i j ...', got '" + ops[0] +
                     "'");
-      std::vector<EventId> deps;
-      auto r = eventIndices(ops, 1, &deps);
-      if (!r)
-        return r;
-      for (EventId d : deps) {
-        const Event &de = t_.events[d];
-        if (de.thread != e.thread || !readsValue(de.kind))
-          return fail("'br <- " + std::to_string(d) + "': event " +
-                      std::to_string(d) + " is not a read of thread " +
-                      t_.threadName(e.thread));
-      }
-      e.extra = t_.addDeps(deps);
-      return true;
+      return dependences(e, "br", ops, 1);
     }
     case EventKind::Wait: {
       if (ops.size() != 2 && !(ops.size() == 4 && ops[2] == "<-"))
@@ -612,6 +627,12 @@ void writeTextTrace(const Trace &t, std::ostream &out) {
     case EventKind::AtomicRead:
     case EventKind::AtomicWrite:
       out << " " << e.value;
+      if (e.kind == EventKind::Write && t.hasDeps(e)) {
+        out << " <-";
+        auto [b, en] = t.deps(e);
+        for (; b != en; ++b)
+          out << " " << *b;
+      }
       break;
     case EventKind::AtomicRmw:
       out << " " << e.value << " " << t.rmwReadValue(e);

@@ -89,7 +89,7 @@ std::string Trace::objName(const Event &e) const {
 }
 
 std::pair<const EventId *, const EventId *> Trace::deps(const Event &e) const {
-  RACEPREDICT_ASSERT(e.kind == EventKind::Branch && e.extra != kNone,
+  RACEPREDICT_ASSERT(hasDeps(e),
                      "deps() on an event without a dependence list");
   const EventId *base = depItems.data();
   return {base + depOffsets[e.extra], base + depOffsets[e.extra + 1]};

@@ -56,6 +56,8 @@ private:
   void forgetRange(uint64_t lo, uint64_t hi, std::optional<SymId> keep);
   void read(EventId i, const Event &e, int64_t v);
   void write(const Event &e, int64_t v);
+  /// A branch's or write's dependences must be earlier reads of its thread.
+  void dependences(EventId i, const Event &e);
   EventId nextOf(ThreadId th) const;
   bool waitingOn(ThreadId th, SymId lock) const;
   bool take(EventId i, const Event &e, SymId lock, bool readMode);
@@ -146,6 +148,18 @@ void Validator::write(const Event &e, int64_t v) {
     forgetRange(*a, *a + (e.size ? e.size : 1), e.obj);
   }
   mem_[e.obj] = {v, e.size};
+}
+
+void Validator::dependences(EventId i, const Event &e) {
+  if (!t_.hasDeps(e))
+    return;
+  auto [b, end] = t_.deps(e);
+  for (const EventId *d = b; d != end; ++d)
+    if (*d >= i || t_.events[*d].thread != e.thread ||
+        !readsValue(t_.events[*d].kind))
+      failStructure(i, std::string(opName(e.kind)) + " depends on event " +
+                           std::to_string(*d) +
+                           ", which is not an earlier read of its thread");
 }
 
 EventId Validator::nextOf(ThreadId th) const {
@@ -345,6 +359,7 @@ std::vector<Violation> Validator::run() {
     case EventKind::Write:
     case EventKind::AtomicWrite:
       write(e, e.value);
+      dependences(i, e);
       break;
     case EventKind::AtomicRmw:
       read(i, e, t_.rmwReadValue(e));
@@ -358,15 +373,7 @@ std::vector<Violation> Validator::run() {
         mem_.erase(e.obj);
       break;
     case EventKind::Branch:
-      if (t_.hasDeps(e)) {
-        auto [b, end] = t_.deps(e);
-        for (const EventId *d = b; d != end; ++d)
-          if (*d >= i || t_.events[*d].thread != e.thread ||
-              !readsValue(t_.events[*d].kind))
-            failStructure(i,
-                          "br depends on event " + std::to_string(*d) +
-                              ", which is not an earlier read of its thread");
-      }
+      dependences(i, e);
       break;
     case EventKind::Begin:
     case EventKind::End:

@@ -24,6 +24,7 @@ LOCATED = ACCESS + ("alloc", "free")
 STACK = 30
 MARK = 29
 SEGMENT = 28
+WRITE_DEPS = 27  # a wr with its value's dependences (any version >= 2)
 STRIPE_SHIFT, STRIPE_BITS = 6, 16
 SIZE_CODES = {1: 1, 2: 4, 3: 8}
 
@@ -103,7 +104,9 @@ def decode(path):
                     seq += d + 1
                     events.append((("mark", seq), tid, "mark", [], 0, []))
                     continue
-                kind = KINDS[k & (0x1F if version >= 2 else 0x7F)]
+                write_deps = version >= 2 and k & 0x1F == WRITE_DEPS
+                kind = "wr" if write_deps else \
+                    KINDS[k & (0x1F if version >= 2 else 0x7F)]
                 size_code = (k >> 5) & 3 if version >= 2 else 0
                 if version >= 4:
                     seq += 1
@@ -147,6 +150,13 @@ def decode(path):
                         ops[2] = unzig(ops[2])
                     if kind == "armw":
                         ops[2], ops[3] = unzig(ops[2]), unzig(ops[3])
+                    if write_deps:
+                        n, i = varint(body, i)
+                        deps = []
+                        for _ in range(n):
+                            dd, i = varint(body, i)
+                            deps.append(seq - dd)
+                        ops += ["<-"] + deps
                 src = 0
                 if k & 0x80:
                     src, i = varint(body, i)

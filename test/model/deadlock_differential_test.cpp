@@ -190,3 +190,11 @@ TEST(DeadlockDifferential, Everything) {
       f.oddLocks = true;
   runMix(f, 25000000, 3000, 10, 22, {"lock", "join", "semaphore", "barrier"});
 }
+
+// Issue 20: writes with dependence lists change which reads must keep
+// their values, hence which branches a blocked thread can pass.
+TEST(DeadlockDifferential, WriteDependences) {
+  TraceFeatures f;
+  f.rwlocks = f.tryfail = f.precise = f.writeDeps = f.oddLocks = true;
+  runMix(f, 26000000, 1500, 10, 22, {"lock", "join"});
+}

@@ -134,6 +134,15 @@ TEST(DerivedOrder, Counters) {
   runMix("counters", f, 65000000, 500, 2, 20);
 }
 
+// Issue 20: with write dependences a read no branch needs may see another
+// value and a counter step whose value does not come from its read breaks
+// the counting argument: the derived edges must still hold in every state.
+TEST(DerivedOrder, WriteDependences) {
+  TraceFeatures f;
+  f.counters = f.precise = f.writeDeps = f.atomics = true;
+  runMix("write dependences", f, 66000000, 500, 2, 25);
+}
+
 // Only counting finds this order: t0 reads c = 1 twice around its own
 // decrement, so two increments precede its second read, t1's and t2's;
 // each of them alone could have written the 1 it reads (no single writer

@@ -64,7 +64,14 @@ INSTANTIATE_TEST_SUITE_P(
                       RACEPREDICT_TEST_INPUTS "/paper/huang_fig2_case2.rpt.txt",
                       RACEPREDICT_TEST_INPUTS "/paper/huang_fig4.rpt.txt",
                       RACEPREDICT_TEST_INPUTS "/paper/carril_fig1_5.rpt.txt",
-                      RACEPREDICT_TEST_INPUTS "/paper/carril_fig5_9.rpt.txt"));
+                      RACEPREDICT_TEST_INPUTS "/paper/carril_fig5_9.rpt.txt",
+                      // Issue 20: write dependences, and the same trace
+                      // with the plain rule and with the value observed.
+                      RACEPREDICT_TEST_INPUTS "/deps/write_deps_glob.rpt.txt",
+                      RACEPREDICT_TEST_INPUTS
+                      "/deps/write_deps_glob_plain.rpt.txt",
+                      RACEPREDICT_TEST_INPUTS
+                      "/deps/write_deps_glob_observed.rpt.txt"));
 
 // "Schedules": the return half of a wait re-acquires its mutex, so it
 // waits for the notifier to leave its critical section.
@@ -105,6 +112,24 @@ TEST(EnumeratorRules, WriteValueNeedsConcreteReads) {
   expectModel("init x 0\ninit y 0\nt1 wr z 1\nt1 wr y 1\nt2 rd y 1\n"
               "t2 wr x 1\nt3 rd x 1\nt3 br <-\nt3 rd z 1\n",
               {{0, 6}, {1, 2}, {3, 4}});
+}
+
+// "Values and concreteness" with write dependences (issue 20): t2's write
+// of x depends on nothing, so t3's branch needs nothing of t2's read of y
+// and t1's write of z races with t3's read; once the write depends on the
+// read (or on all reads, the plain rule), it does not.
+TEST(EnumeratorRules, WriteValueNeedsOnlyItsDependences) {
+  expectModel("init x 0\ninit y 0\nt1 wr z 1\nt1 wr y 1\nt2 rd y 1\n"
+              "t2 wr x 1 <-\nt3 rd x 1\nt3 br <- 4\nt3 rd z 1\n",
+              {{0, 6}, {1, 2}, {3, 4}});
+  expectModel("init x 0\ninit y 0\nt1 wr z 1\nt1 wr y 1\nt2 rd y 1\n"
+              "t2 wr x 1 <- 2\nt3 rd x 1\nt3 br <- 4\nt3 rd z 1\n",
+              {{1, 2}, {3, 4}});
+  // A read no value-relevant event depends on may see anything: t2's
+  // write of x carries ⊥ then, but only t3's read of it would mind.
+  expectModel("init y 0\nt1 wr y 1\nt2 rd y 1\nt2 wr x 1 <- 1\n"
+              "t2 wr w 1 <-\nt3 rd w 1\nt3 br <- 4\nt3 wr y 2\n",
+              {{0, 1}, {0, 6}, {3, 4}});
 }
 
 // "Schedules": semaphore counts, barrier generations, fork and join.

@@ -257,3 +257,11 @@ TEST(PropertyDifferential, WithSynchronisation) {
   f.condvars = f.semaphores = f.precise = f.atomics = true;
   runMix(f, 21000000, 800);
 }
+
+// Issue 20: violations under write dependences (reads that need not keep
+// their values, writes that then carry ⊥).
+TEST(PropertyDifferential, WriteDependences) {
+  TraceFeatures f;
+  f.condvars = f.precise = f.writeDeps = true;
+  runMix(f, 22000000, 600);
+}

@@ -154,6 +154,22 @@ TEST(SlicingChangesNoVerdict, LongerTracesAgainstTheWholeFormula) {
   runMix(f, 26000000, 120, 40, 70, 4, false);
 }
 
+// Issue 20: writes that depend on some reads only; a slice still takes
+// every read before a write that can feed a read that matters (a superset:
+// the formula uses the dependences), and must decide what the whole does.
+TEST(SlicingChangesNoVerdict, WriteDependences) {
+  TraceFeatures f;
+  f.atomics = f.precise = f.writeDeps = f.counters = true;
+  runMix(f, 27000000, 250, 8, 20, 3, true);
+}
+
+TEST(SlicingChangesNoVerdict, LongerTracesWithWriteDependences) {
+  TraceFeatures f;
+  f.rwlocks = f.tryfail = f.atomics = f.precise = f.condvars = f.semaphores =
+      f.writeDeps = true;
+  runMix(f, 28000000, 120, 40, 70, 4, false);
+}
+
 // --window N (RVPredict's fixed windows, for comparison): the events before
 // a window run as observed, only the window's events are reordered. A
 // window as long as the trace is the whole analysis; shorter windows find

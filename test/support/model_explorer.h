@@ -44,9 +44,10 @@ struct State {
   /// tryfail re-failed ("Values and concreteness": value-concrete writes,
   /// the plain branch rule).
   std::vector<uint8_t> allOk;
-  /// Per thread: every tryfail so far re-failed (precise branches).
+  /// Per thread: every tryfail so far re-failed (precise branches, writes).
   std::vector<uint8_t> tryOk;
-  /// Per tracked read (one listed in some `br <- ...`): was it concrete.
+  /// Per tracked read (one listed in some `br <- ...` or `wr x v <- ...`):
+  /// was it concrete.
   std::vector<uint8_t> conc;
   std::vector<uint8_t> memKnown; ///< per location: value is not ⊥
   std::vector<int64_t> mem;      ///< per location (meaningful if known)
@@ -79,7 +80,7 @@ public:
     trackedIndex_.assign(t_.events.size(), kNoTrack);
     for (EventId e = 0; e < t_.events.size(); ++e) {
       const Event &ev = t_.events[e];
-      if (ev.kind == EventKind::Branch && t_.hasDeps(ev)) {
+      if (t_.hasDeps(ev)) { // a precise branch or write
         auto [b, end] = t_.deps(ev);
         for (const EventId *d = b; d != end; ++d)
           if (trackedIndex_[*d] == kNoTrack)
@@ -189,15 +190,7 @@ public:
     case EventKind::Branch:
       if (!t_.hasDeps(ev))
         return s.allOk[t];
-      if (!s.tryOk[t])
-        return false;
-      {
-        auto [b, end] = t_.deps(ev);
-        for (const EventId *d = b; d != end; ++d)
-          if (!s.conc[trackedIndex_[*d]])
-            return false;
-      }
-      return true;
+      return depsConcrete(s, ev);
     default:
       return true;
     }
@@ -341,9 +334,22 @@ private:
     return c;
   }
 
-  /// A write stores its value iff it is value-concrete, else ⊥.
+  /// "Values and concreteness": a precise branch's or write's listed reads
+  /// are concrete and every earlier tryfail of its thread re-failed.
+  bool depsConcrete(const State &s, const Event &ev) const {
+    if (!s.tryOk[ev.thread])
+      return false;
+    auto [b, end] = t_.deps(ev);
+    for (const EventId *d = b; d != end; ++d)
+      if (!s.conc[trackedIndex_[*d]])
+        return false;
+    return true;
+  }
+
+  /// A write stores its value iff it is value-concrete, else ⊥: its listed
+  /// reads (`wr x v <- ...`) or, without a list, all its earlier reads.
   void writeEffect(State &s, const Event &ev) const {
-    bool vc = s.allOk[ev.thread] != 0;
+    bool vc = t_.hasDeps(ev) ? depsConcrete(s, ev) : s.allOk[ev.thread] != 0;
     s.memKnown[ev.obj] = vc ? 1 : 0;
     s.mem[ev.obj] = vc ? ev.value : 0;
   }

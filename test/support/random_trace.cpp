@@ -59,6 +59,8 @@ public:
     std::string inits;
     if (f.counters)
       inits += "init c 0\n";
+    if (f.writeDeps)
+      inits += "init f 0\n";
     if (f.inits)
       for (int l = 0; l < nlocs_; ++l)
         if (chance(2, 5))
@@ -257,7 +259,14 @@ private:
         threads_[t].reads.push_back(
             emit(t, "rd c " + std::to_string(counter_)));
       }));
-    int branch = f.deadlockProne ? 1 : o_.branchWeight;
+    if (f.writeDeps) {
+      int w = f.deadlockProne ? 1 : 2;
+      acts.push_back(op(w, [this, t] { publish(t); }));
+      acts.push_back(op(w, [this, t] { checkFlag(t); }));
+    }
+    // (Plain branches, which freeze every read, are rare where writes name
+    // their dependences: the pass makes most decisions precise.)
+    int branch = f.deadlockProne || f.writeDeps ? 1 : o_.branchWeight;
     acts.push_back(op(branch, [this, t] { emit(t, "br"); }));
     if (f.precise)
       acts.push_back(op(o_.branchWeight, [this, t] { preciseBranch(t); }));
@@ -405,7 +414,18 @@ private:
   }
   void write(int t, int l, const char *op) {
     mem_[l] = static_cast<int64_t>(pick(o_.values));
-    emit(t, std::string(op) + " " + loc(l) + " " + std::to_string(mem_[l]));
+    std::string deps;
+    if (o_.features.writeDeps && op == std::string("wr") && chance(3, 4))
+      deps = dependences(t, " <-");
+    emit(t,
+         std::string(op) + " " + loc(l) + " " + std::to_string(mem_[l]) + deps);
+  }
+  /// `prefix` and a random subset of t's reads so far.
+  std::string dependences(int t, std::string prefix) {
+    for (int r : threads_[t].reads)
+      if (chance(1, 2))
+        prefix += " " + std::to_string(r);
+    return prefix;
   }
   void rmw(int t, int l) {
     int64_t old = mem_[l];
@@ -417,11 +437,31 @@ private:
   void count(int t) {
     acquire(t, 0, true);
     emit(t, "acq l");
-    threads_[t].reads.push_back(emit(t, "rd c " + std::to_string(counter_)));
+    int r = emit(t, "rd c " + std::to_string(counter_));
+    threads_[t].reads.push_back(r);
     counter_ += chance(1, 2) ? 1 : -1;
-    emit(t, "wr c " + std::to_string(counter_));
+    // `c++` depends on its read; now and then a step does not (`c = k`).
+    std::string deps;
+    if (o_.features.writeDeps)
+      deps = chance(3, 4) ? " <- " + std::to_string(r) : dependences(t, " <-");
+    emit(t, "wr c " + std::to_string(counter_) + deps);
     release(t, 0);
     emit(t, "rel l");
+  }
+  /// The hand-off of issue 20: a thread reads a location, then sets the
+  /// flag `f` to a fresh value that does not (or not only) come from that
+  /// read; another thread's check of the flag (`while (!ready) ...`) needs
+  /// that write's value, not the read's.
+  void publish(int t) {
+    read(t, static_cast<int>(pick(static_cast<uint64_t>(nlocs_))), "rd");
+    flag_ += 1;
+    emit(t, "wr f " + std::to_string(flag_) +
+                (chance(1, 2) ? std::string(" <-") : dependences(t, " <-")));
+  }
+  void checkFlag(int t) {
+    int r = emit(t, "rd f " + std::to_string(flag_));
+    threads_[t].reads.push_back(r);
+    emit(t, "br <- " + std::to_string(r));
   }
   void custom(int t) {
     std::string s = std::string("ev ") + "abc"[pick(3)];
@@ -430,13 +470,7 @@ private:
       s += chance(1, 2) ? " o1" : " o2";
     emit(t, s);
   }
-  void preciseBranch(int t) {
-    std::string s = "br <-";
-    for (int r : threads_[t].reads)
-      if (chance(1, 2))
-        s += " " + std::to_string(r);
-    emit(t, s);
-  }
+  void preciseBranch(int t) { emit(t, dependences(t, "br <-")); }
 
   int running() const {
     int n = 0;
@@ -540,6 +574,7 @@ private:
   int barrierCount_ = 2;
   int64_t semCount_ = 0;
   int64_t counter_ = 0; ///< the value of `c` (counters)
+  int64_t flag_ = 0;    ///< the value of `f` (write dependences)
   bool semUsed_ = false;
   int64_t sent_ = 0, received_ = 0; ///< bytes of the pipe `p`
   bool forked_ = false;

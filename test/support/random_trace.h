@@ -17,11 +17,15 @@ namespace racepredict::testsupport {
 /// Which operations the random programs may use (plain reads and writes,
 /// plain branches and fork/join always appear).
 struct TraceFeatures {
-  bool locks = true;       ///< acq / rel
-  bool rwlocks = false;    ///< racq (read-mode sections)
-  bool tryfail = false;    ///< failed trylocks
-  bool atomics = false;    ///< ard / awr / armw, on the plain locations too
-  bool precise = false;    ///< `br <- i j` with random dependence subsets
+  bool locks = true;    ///< acq / rel
+  bool rwlocks = false; ///< racq (read-mode sections)
+  bool tryfail = false; ///< failed trylocks
+  bool atomics = false; ///< ard / awr / armw, on the plain locations too
+  bool precise = false; ///< `br <- i j` with random dependence subsets
+  /// `wr x v <- i j` (issue 20): most plain writes name a random subset of
+  /// their thread's earlier reads (often none: a constant) as the reads
+  /// their value depends on.
+  bool writeDeps = false;
   bool condvars = false;   ///< wait / signal / broadcast (needs locks)
   bool barriers = false;   ///< barrier generations of 2 or 3
   bool semaphores = false; ///< seminit / post / semwait

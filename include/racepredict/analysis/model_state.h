@@ -39,6 +39,9 @@ public:
   /// Whether a read-like event already executed saw its recorded value (a
   /// tryfail: whether it failed again).
   bool concrete(EventId e) const;
+  /// Whether a precise branch's or write's listed reads are concrete and
+  /// its thread's tryfails so far re-failed (docs/semantics.md).
+  bool depsConcrete(const trace::Event &ev) const;
   /// Whether `e` (its second half, for a wait or barrier) has executed.
   bool executed(EventId e) const;
 

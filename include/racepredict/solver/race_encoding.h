@@ -52,9 +52,11 @@ private:
   void encodeSyncOrder();
   void encodeLocks();
   void encodeSemaphores();
-  void encodeControlFlow();  // read_consistency.cpp
-  F concreteRead(EventId r); // read_consistency.cpp
-  F refailing(EventId f);    // read_consistency.cpp
+  void encodeControlFlow(); // read_consistency.cpp
+  F depsConcrete(const trace::Event &ev,
+                 const std::vector<F> &tryfails); // read_consistency.cpp
+  F concreteRead(EventId r);                      // read_consistency.cpp
+  F refailing(EventId f);                         // read_consistency.cpp
   F in(OrderVar n) { return pool_.lt(n, cut_); }
   F out(OrderVar n) { return pool_.le(cut_, n); }
   OrderVar releaseNode(const analysis::LockSection &s) const;

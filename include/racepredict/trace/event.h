@@ -34,7 +34,7 @@ enum class EventKind : uint8_t {
   SemPost, ///< obj = sem
   SemWait, ///< obj = sem
   Read,    ///< obj = location, value, size
-  Write,
+  Write,   ///< extra = index into Trace::depLists (its value's reads) or kNone
   AtomicRead,
   AtomicWrite,
   AtomicRmw, ///< value = written value, extra = index into Trace::rmwOld

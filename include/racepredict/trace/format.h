@@ -79,6 +79,13 @@
  *   Branch                   ndeps + 1 (0 = plain rule), then per dependence
  *                            (seq - dep seq) of a read of the same thread
  *                            (v3 only: how many events of this thread back)
+ *   WriteDeps (code RP_WRITE_DEPS, any version >= 2): a Write whose value
+ *                            depends only on the listed reads (issue 20,
+ *                            docs/dependences.md): location, [size], zigzag
+ *                            value, ndeps, then per dependence (seq - dep
+ *                            seq) as for Branch; ndeps = 0: a value computed
+ *                            from no read (a constant). Readers before it
+ *                            stop at it ("unknown event kind 27").
  *   Alloc, Free              location, size
  *   Custom                   name key, nargs, arg key*   (NameSpace::Custom)
  *   Send, Recv (v5)          channel key, offset, byte count
@@ -129,6 +136,8 @@
 #define RP_STACK 30
 /* The code of a mark record (v3); never an event kind. */
 #define RP_MARK 29
+/* The code of a write record with a dependence list; read as a Write. */
+#define RP_WRITE_DEPS 27
 /* The code of a segment record (v4); never an event kind. */
 #define RP_SEGMENT 28
 /* v3 access stripes: 64-byte lines of the address space modulo 2^16. */

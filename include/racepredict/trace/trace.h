@@ -68,7 +68,8 @@ public:
   std::unordered_map<SymId, int64_t> initValues;
   /// Old (read) values of atomic read-modify-writes.
   std::vector<int64_t> rmwOld;
-  /// Branch dependence lists (`br <- i j`): CSR over depItems.
+  /// Dependence lists of branches (`br <- i j`) and of writes' values
+  /// (`wr x v <- i j`, docs/dependences.md): CSR over depItems.
   std::vector<uint32_t> depOffsets{0};
   std::vector<EventId> depItems;
   /// Custom event arguments: CSR over argItems (custom name space symbols).
@@ -94,8 +95,12 @@ public:
   std::string objName(const Event &e) const;
   SrcId addSource(SourceLoc loc);
 
-  /// The dependence list of a branch; nullptr for the plain rule.
-  bool hasDeps(const Event &e) const { return e.extra != kNone; }
+  /// Whether a branch or write has a dependence list (else the plain rule:
+  /// it depends on every earlier read of its thread).
+  bool hasDeps(const Event &e) const {
+    return (e.kind == EventKind::Branch || e.kind == EventKind::Write) &&
+           e.extra != kNone;
+  }
   std::pair<const EventId *, const EventId *> deps(const Event &e) const;
   uint32_t addDeps(const std::vector<EventId> &deps);
   uint32_t addArgs(const std::vector<SymId> &args);

@@ -70,7 +70,7 @@ int private_local(int x) {
 }
 // O0-LABEL: define{{.*}} void @escaping_local
 // O0: call void @__racepredict_stack_alloc(
-// O0: call void @__racepredict_store4(
+// O0: call void @__racepredict_store_deps4({{.*}}, i32 0)
 void escaping_local(void) {
   int local = 1;
   external_use(&local);
@@ -97,7 +97,7 @@ void ranges(void) {
 
 // CHECK-LABEL: define{{.*}} void @locked
 // CHECK: call i32 @__racepredict_pthread_mutex_lock({{.*}}@m, i32
-// CHECK: call void @__racepredict_store4(
+// CHECK: call void @__racepredict_store_deps4({{.*}}, i32 1, i32 {{.*}}, i32 0)
 // CHECK: call i32 @__racepredict_pthread_mutex_unlock(
 void locked(void) {
   pthread_mutex_lock(&m);
@@ -173,7 +173,7 @@ void reloaded_bound(void) {
 // CHECK: call void @__racepredict_branch(
 // CHECK-NOT: call void @__racepredict_branch(
 // CHECK: call void @__racepredict_branch_private(
-// CHECK: call void @__racepredict_store8(
+// CHECK: call void @__racepredict_store_deps8({{.*}}, i64 1, {{.*}}, i32 0)
 void address_from_args(long *p, long i) { p[i] = 1; }
 
 // A call's result is fixed by the reads before the call returned: one plain
@@ -186,7 +186,7 @@ long *make(void);
 // CHECK: call void @__racepredict_branch(
 // CHECK-NOT: call void @__racepredict_branch(
 // CHECK: call void @__racepredict_branch_private(
-// CHECK: call void @__racepredict_store8(
+// CHECK: call void @__racepredict_store_deps8({{.*}}, i64 1, {{.*}}, i32 0)
 void address_from_call(void) { make()[3] = 1; }
 
 // The store's address is the load's (one GEP): its decision repeats the
@@ -196,8 +196,41 @@ long arr[16];
 // CHECK: call void @__racepredict_branch_deps(
 // CHECK: call i64 @__racepredict_load8(
 // CHECK-NOT: call void @__racepredict_branch
-// CHECK: call void @__racepredict_store8(
+// CHECK: call void @__racepredict_store_deps8({{.*}}, i32 1)
 void repeated_address(void) { arr[g & 15] = arr[g & 15] + 1; }
+
+// A store's value depends on the reads it is computed from (issue 20): the
+// load's seq goes into the dependence array; a constant has none; a call's
+// result would need every read before the call: a plain store.
+int ext_value(void);
+int h, k, r;
+// CHECK-LABEL: define{{.*}} void @store_dependences
+// CHECK: call i32 @__racepredict_load4(
+// CHECK-NEXT: [[SEQ:%.*]] = load i64, i64* @__racepredict_read_seq
+// CHECK: store i64 [[SEQ]], i64* [[SLOT:%.*]], align
+// CHECK: call void @__racepredict_store_deps4({{.*}}@h{{.*}}, i32 1)
+// CHECK: call void @__racepredict_store_deps4({{.*}}@k{{.*}}, i32 5, {{.*}}, i32 0)
+// CHECK: call i32 @ext_value()
+// CHECK: call void @__racepredict_store4({{.*}}@r
+void store_dependences(void) {
+  h = g + 1;
+  k = 5;
+  r = ext_value();
+}
+
+// A branch on pthread_mutex_lock's result (an error check) depends on no
+// read: every schedule performs the same lock (issue 20's assert form).
+// CHECK-LABEL: define{{.*}} void @checked_lock
+// CHECK-NOT: call void @__racepredict_branch(
+// CHECK: call i32 @__racepredict_pthread_mutex_lock(
+// CHECK-NOT: call void @__racepredict_branch(
+// CHECK: ret void
+void checked_lock(void) {
+  if (pthread_mutex_lock(&m) != 0)
+    external();
+  g = 2;
+  pthread_mutex_unlock(&m);
+}
 
 // CHECK: define internal void @racepredict.module_ctor()
 // CHECK-NEXT: call void @__racepredict_init(

@@ -215,3 +215,49 @@ TEST(BinaryV4, CutFileKeepsTheCompleteEvents) {
   EXPECT_TRUE(info.truncated);
   EXPECT_EQ(order(*t), (std::vector<std::string>{"t1 wr 0x1000 1"}));
 }
+
+TEST(BinaryV4, WriteDependencesAreSeqDistances) {
+  // t1: rd x (seq 0), [t2: wr y (seq 1)], rd y (seq 2), then RP_WRITE_DEPS
+  // wr x 7 depending on 1 back (seq 2); then one depending on nothing.
+  std::string wdeps = B::rec(RP_WRITE_DEPS | RP_SIZE_8 << RP_SIZE_SHIFT,
+                             {zz(kX - kY), zz(7), 1, 1});
+  std::string wconst =
+      B::rec(RP_WRITE_DEPS | RP_SIZE_8 << RP_SIZE_SHIFT, {zz(0), zz(8), 0});
+  std::string t1 = access(RP_READ, kX, 5) + segment(1) +
+                   access(RP_READ, kY - kX, 0) + wdeps + wconst;
+  std::string t2 = access(RP_WRITE, kY, 9);
+  Trace t = read(B(4).events(1, 0, 5, t1).events(2, 1, 1, t2).end().bytes());
+  ASSERT_EQ(t.events.size(), 5u);
+  const Event &w = t.events[3];
+  ASSERT_EQ(w.kind, EventKind::Write);
+  EXPECT_EQ(w.value, 7);
+  EXPECT_EQ(w.size, 8);
+  EXPECT_EQ(t.table(NameSpace::Location).name(w.obj), "0x1000");
+  auto [b, e] = t.deps(w);
+  EXPECT_EQ(std::vector<EventId>(b, e), (std::vector<EventId>{2}));
+  ASSERT_TRUE(t.hasDeps(t.events[4]));
+  auto [b2, e2] = t.deps(t.events[4]);
+  EXPECT_EQ(b2, e2); // a constant: depends on no read
+  // And back: the text and the converter's binary keep the lists.
+  std::string text = toText(t);
+  EXPECT_NE(text.find("t1 wr 0x1000 7 <- 2\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("t1 wr 0x1000 8 <-\n"), std::string::npos) << text;
+  auto back = fromBinary(toBinary(parseText(text)));
+  ASSERT_TRUE(static_cast<bool>(back));
+  EXPECT_EQ(toText(*back), text);
+}
+
+TEST(BinaryV4, WriteDependenceOnAnotherThreadsEventIsAnError) {
+  // The dependence (1 back from seq 2) is t2's write at seq 1.
+  std::string t1 =
+      access(RP_READ, kX, 5) + segment(1) +
+      B::rec(RP_WRITE_DEPS | RP_SIZE_8 << RP_SIZE_SHIFT, {zz(0), zz(7), 1, 1});
+  std::string t2 = access(RP_WRITE, kY, 9);
+  auto t =
+      fromBinary(B(4).events(1, 0, 3, t1).events(2, 1, 1, t2).end().bytes());
+  ASSERT_FALSE(static_cast<bool>(t));
+  EXPECT_NE(
+      t.error().message.find("write dependence 1 is not a read of thread t1"),
+      std::string::npos)
+      << t.error().message;
+}
