@@ -202,7 +202,7 @@ int __racepredict_pthread_create(pthread_t *t, const pthread_attr_t *attr,
     if (!stopped()) {
       uint64_t ops[1] = {child};
       recordSimple(ts, RP_FORK, loc, ops, 1);
-      if (cs) {
+      if (cs && g.opts.handoff_at_create) {
         leaveToChild(ts, cs);
         return r;
       }
