@@ -83,10 +83,15 @@ def main():
     ap.add_argument("--opt", default="-O0")
     ap.add_argument("--check-only", action="store_true",
                     help="stop after the consistency checks (large traces)")
+    ap.add_argument("--record-options", default="",
+                    help="more RACEPREDICT_OPTIONS for the recording "
+                    "(after the program's record-options)")
     a = ap.parse_args()
 
     os.makedirs(a.workdir, exist_ok=True)
     name = os.path.splitext(os.path.basename(a.src))[0] + a.opt.replace("-", "_")
+    if a.record_options:
+        name += "_" + re.sub(r"\W", "_", a.record_options)
     exe = os.path.join(a.workdir, name)
     trace = exe + ".rptrace"
     if os.path.exists(trace):
@@ -97,6 +102,8 @@ def main():
     options = f"trace={trace}"
     for m in re.finditer(r"record-options:\s*(\S+)", open(a.src).read()):
         options += ":" + m.group(1)
+    if a.record_options:
+        options += ":" + a.record_options
     env = dict(os.environ, RACEPREDICT_OPTIONS=options)
     r = run([exe], env=env, timeout=60)
     if r.returncode != 0:

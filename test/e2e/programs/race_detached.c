@@ -4,9 +4,10 @@
  * of them) and records its result under the lock. Natively the workers
  * run while main dispatches; recorded, main used to keep the recording
  * token until it returned, and no worker recorded a single event. Now the
- * creator hands the token to each new thread, and threads still waiting at
- * exit get exit_grace_ms to run (docs/recording.md, "The schedule"): the
- * trace holds every worker. */
+ * token moves on after a 1 ms time slice (or, with handoff_at_create=1, to
+ * each new thread at its creation), and threads still waiting at exit get
+ * exit_grace_ms to run (docs/recording.md, "The schedule"): the trace holds
+ * every worker. */
 #include <pthread.h>
 // expect-race: S S
 // record-options: exit_grace_ms=10000
