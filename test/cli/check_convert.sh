@@ -18,10 +18,18 @@ cmp "$dir/a.rptrace" "$dir/c.rptrace" || fail "binary differs after a text round
 "$rp" convert --to binary "$in" "$dir/d.txt" || fail "convert --to binary"
 cmp "$dir/a.rptrace" "$dir/d.txt" || fail "--to binary ignored"
 head -c 8 "$dir/a.rptrace" | grep -q RPTRACE || fail "no binary magic"
+# The format samples are not all runs (all_kinds fails a try-lock of a free
+# lock and matches a wait to an earlier notify, which no run can): both
+# forms must then be refused alike (exit 2), else report the same races.
+# r.json goes first, so that a failed analysis cannot pass on an earlier
+# run's report.
 races() {
-  "$rp" analyze --all-pairs --format json -o "$dir/r.json" "$1"
+  rm -f "$dir/r.json"
+  "$rp" analyze --all-pairs --format json -o "$dir/r.json" "$1" 2>/dev/null
   echo "exit $?"
-  python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["races"]))' "$dir/r.json"
+  if [ -f "$dir/r.json" ]; then
+    python3 -c 'import json,sys; print(json.dumps(json.load(open(sys.argv[1]))["races"]))' "$dir/r.json"
+  fi
 }
 want=$(races "$in") || fail "analyze $in"
 got=$(races "$dir/a.rptrace") || fail "analyze binary"
