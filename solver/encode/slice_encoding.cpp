@@ -238,6 +238,60 @@ void SliceEncoding::encodeRace() {
     if (first != kNone && first != a && first != b)
       add(out(t, eventUnit(idx_.posInThread(first))));
   }
+  findLockedPasts();
+}
+
+// A section S that a's (or b's) thread holds at the cut is acquired before
+// it and released after it. A section C of S's lock in another thread that
+// every witness completes (its release is below forced_) cannot overlap S,
+// and cannot come after S's acquire (S is held to the cut): C's release,
+// and everything that must precede it, precedes S's acquire. Reads inside
+// S use this to drop writers that such a write must come between
+// (concreteRead).
+void SliceEncoding::findLockedPasts() {
+  const analysis::MustHappenBefore &mhb = slicer_.mhb();
+  size_t nt = idx_.numThreads();
+  lockedPasts_.assign(nt, {});
+  for (EventId x : {s_.a, s_.b}) {
+    ThreadId tx = idx_.trace().events[x].thread;
+    if (!lockedPasts_[tx].empty())
+      continue; // a and b in one thread (not a candidate, but harmless)
+    for (uint32_t si : idx_.sectionsOpenAfter(tx, idx_.posInThread(x))) {
+      const LockSection &held = idx_.sections()[si];
+      LockedPast lp{idx_.posInThread(held.acquire),
+                    std::vector<uint32_t>(nt, 0)};
+      bool any = false;
+      for (ThreadId u = 0; u < nt; ++u) {
+        if (u == tx)
+          continue;
+        for (uint32_t ci : idx_.sectionsOf(held.lock, u)) {
+          const LockSection &c = idx_.sections()[ci];
+          if (c.release == kNone || idx_.posInThread(c.release) >= forced_[u])
+            break; // sections of u are in program order
+          if (c.readMode && held.readMode)
+            continue;
+          for (ThreadId w = 0; w < nt; ++w)
+            lp.before[w] = std::max(lp.before[w], mhb.entry(c.release, w));
+          any = true;
+        }
+      }
+      if (any)
+        lockedPasts_[tx].push_back(std::move(lp));
+    }
+  }
+}
+
+// How many events of thread u precede read r in every witness of the race
+// by the rule of findLockedPasts (0 if none does).
+uint32_t SliceEncoding::mustPrecede(EventId r, ThreadId u) const {
+  if (lockedPasts_.empty())
+    return 0;
+  ThreadId tr = idx_.trace().events[r].thread;
+  uint32_t pr = idx_.posInThread(r), n = 0;
+  for (const LockedPast &lp : lockedPasts_[tr])
+    if (lp.acquirePos < pr)
+      n = std::max(n, lp.before[u]);
+  return n;
 }
 
 // Φ_mhb across threads, for the nodes of the slice.

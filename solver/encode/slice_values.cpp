@@ -25,12 +25,14 @@ using trace::EventKind;
 
 namespace {
 
-/// The last write of `loc` by thread t before its event at position p.
+/// The last write of `loc` by thread t before its event at position p (p
+/// may be the thread's length).
 EventId lastOwnWrite(const analysis::TraceIndex &idx, ThreadId t, uint32_t p,
                      analysis::SymId loc) {
   analysis::EventSpan ws = idx.writesOf(loc, t);
-  EventId r = idx.threadEvents(t)[p];
-  const EventId *it = std::lower_bound(ws.begin(), ws.end(), r);
+  const auto &te = idx.threadEvents(t);
+  const EventId *it =
+      p < te.size() ? std::lower_bound(ws.begin(), ws.end(), te[p]) : ws.end();
   return it == ws.begin() ? kNone : it[-1];
 }
 
@@ -113,6 +115,22 @@ F SliceEncoding::concreteRead(EventId r) {
   // other option must come after it.
   EventId own = lastOwnWrite(idx_, tr, pr, re.obj);
   bool ownFree = own != kNone && eventStatus(own) == Status::Free;
+  // The last write of the location in each other thread that precedes r
+  // in every witness (findLockedPasts): a writer that must precede one of
+  // them cannot be r's last writer, and neither can the initial value.
+  std::vector<EventId> between;
+  for (ThreadId u = 0; u < idx_.numThreads(); ++u)
+    if (uint32_t n = u == tr ? 0 : mustPrecede(r, u)) {
+      EventId w2 = lastOwnWrite(idx_, u, n, re.obj);
+      if (w2 != kNone && eventStatus(w2) == Status::Free)
+        between.push_back(w2);
+    }
+  auto overwritten = [&](EventId w) {
+    for (EventId w2 : between)
+      if (w2 != w && slicer_.mhb().ordered(w, w2))
+        return true;
+    return false;
+  };
   std::vector<F> alts;
   auto option = [&](EventId w, F cond) {
     BoolVar o = pool_.newBoolVar();
@@ -126,7 +144,7 @@ F SliceEncoding::concreteRead(EventId r) {
   for (ThreadId tw = 0; tw < idx_.numThreads() && !ws.empty(); ++tw) {
     if (tw == tr) {
       if (ownFree && t.events[own].value == v && own != r &&
-          chainAt_.count(own))
+          chainAt_.count(own) && !overwritten(own))
         option(own, chainAt_.at(own));
       continue;
     }
@@ -142,8 +160,9 @@ F SliceEncoding::concreteRead(EventId r) {
       if (slicer_.mhb().ordered(r, w))
         break; // so are the later writes of tw
       auto vc = chainAt_.find(w);
-      if (vc == chainAt_.end())
-        continue; // cannot happen: the slice marks the reads before w
+      if (vc == chainAt_.end() || overwritten(w))
+        continue; // (the first cannot happen: the slice marks the reads
+                  // before w)
       std::vector<F> conj{beforeEv(w, r), vc->second};
       if (ownFree)
         conj.push_back(beforeEv(own, w));
@@ -158,7 +177,7 @@ F SliceEncoding::concreteRead(EventId r) {
       std::lower_bound(all.begin(), all.end(), slicer_.options().windowBegin);
   if (lastFrozen != all.begin())
     start = t.events[lastFrozen[-1]].value;
-  if (start && *start == v && !ownFree)
+  if (start && *start == v && !ownFree && between.empty())
     option(kNone, pool_.top());
   std::vector<EventId> outside = slicer_.outsideFeeders(s_, r);
   if (!outside.empty())

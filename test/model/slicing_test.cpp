@@ -19,7 +19,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <set>
 #include <sstream>
+#include <string>
 
 using namespace racepredict;
 using namespace racepredict::testsupport;
@@ -262,4 +264,67 @@ TEST(SlicingChangesNoVerdict, ReadWithoutWriterIsUnsatWithoutTheSolver) {
   EXPECT_EQ(r.stats.candidates, 2u);
   EXPECT_EQ(r.stats.propagatedUnsat, 2u);
   EXPECT_EQ(r.stats.solverCalls, 0u);
+}
+
+// pigz's write list (issue 17 on main's recordings): a reader holds the
+// list lock while it reads a node that another thread unlinks under the
+// lock and then frees. In a witness of (read, free) the unlinking section
+// is complete and the reader's is open, so the unlinking came first and
+// its write of the head lies between the head's only write of the node's
+// address and the reader's read of it: no writer is left, and the query
+// is unsatisfiable by propagation. Read outside its section, the node's
+// field does race with the free, and the rule leaves that alone.
+TEST(SlicingChangesNoVerdict, ReadInsideHeldSectionLosesOverwrittenWriters) {
+  auto decide = [](const char *text, const char *name) {
+    std::istringstream in(text);
+    auto t = trace::parseTextTrace(in, name);
+    EXPECT_TRUE(static_cast<bool>(t));
+    analysis::TraceIndex idx(*t);
+    solver::RaceOptions o;
+    o.allPairs = true;
+    o.noFastPath = true;
+    solver::RaceResult r = solver::predictRaces(idx, o);
+    EXPECT_TRUE(r.unknowns.empty());
+    std::set<std::pair<analysis::EventId, analysis::EventId>> found, ref;
+    for (const solver::RaceFinding &f : r.races)
+      found.insert({f.first, f.second});
+    for (const auto &[p, sigma] : enumerateRaces(idx).races)
+      ref.insert(p);
+    EXPECT_EQ(found, ref) << name;
+    return r;
+  };
+  const char *inside = "init head 0\n"
+                       "t0 fork t1\n"
+                       "t0 fork t2\n"
+                       "t0 fork t3\n"
+                       "t2 wr seq 7 @list.c:5\n" // 3
+                       "t2 acq L\n"
+                       "t2 wr head 100 @list.c:7\n"
+                       "t2 rel L\n"
+                       "t3 acq L\n"
+                       "t3 rd head 100 @list.c:20\n"
+                       "t3 br @list.c:21\n"
+                       "t3 rd seq 7 @list.c:22\n" // 10
+                       "t3 rel L\n"
+                       "t1 acq L\n"
+                       "t1 rd head 100 @list.c:30\n"
+                       "t1 br @list.c:31\n"
+                       "t1 wr head 0 @list.c:32\n"
+                       "t1 rel L\n"
+                       "t1 free seq 8 @list.c:34\n"; // 17
+  solver::RaceResult r = decide(inside, "held_section.rpt.txt");
+  EXPECT_TRUE(r.races.empty());
+  EXPECT_EQ(r.stats.candidates, 1u);
+  EXPECT_EQ(r.stats.propagatedUnsat, 1u);
+  EXPECT_EQ(r.stats.solverCalls, 0u);
+
+  std::string outside(inside);
+  outside.replace(outside.find("t3 rd seq 7 @list.c:22\nt3 rel L\n"),
+                  std::string("t3 rd seq 7 @list.c:22\nt3 rel L\n").size(),
+                  "t3 rel L\nt3 rd seq 7 @list.c:22\n");
+  r = decide(outside.c_str(), "after_section.rpt.txt");
+  ASSERT_EQ(r.races.size(), 1u);
+  EXPECT_EQ(r.races[0].first, 11u);
+  EXPECT_EQ(r.races[0].second, 17u);
+  EXPECT_EQ(r.stats.propagatedUnsat, 0u);
 }

@@ -114,6 +114,8 @@ private:
   uint32_t releaseUnit(const analysis::LockSection &s) const;
 
   void encodeRace();
+  void findLockedPasts();
+  uint32_t mustPrecede(EventId r, ThreadId u) const;
   void encodeSyncOrder();
   void encodeSemaphores();
   void encodeLocks();
@@ -157,6 +159,14 @@ private:
   /// Per thread: events every witness of the race runs (its prefixes up to
   /// what a or b must follow, within the slice); empty for other queries.
   std::vector<uint32_t> forced_;
+  /// Per thread of a or b: for each section it holds at a or b, the
+  /// position of its acquire and, per thread, how many events must precede
+  /// that acquire in every witness (findLockedPasts).
+  struct LockedPast {
+    uint32_t acquirePos;
+    std::vector<uint32_t> before;
+  };
+  std::vector<std::vector<LockedPast>> lockedPasts_;
 };
 
 } // namespace racepredict::solver
