@@ -187,7 +187,7 @@ def check_replay(a, prog, exe, props, want, verdict):
         r = run([a.racepredict, "replay", "-q", "--schedule",
                  os.path.join(wdir, f), *step, "--", exe], capture_output=True,
                 text=True, timeout=120)
-        if r.returncode != (1 if confirmed else 0) or \
+        if r.returncode != (1 if confirmed else 4) or \
                 not r.stdout.startswith(f"racepredict replay: {verdict}"):
             print(r.stdout, r.stderr)
             return f"{prog}: replay of {f} did not give {verdict} ({r.returncode})"

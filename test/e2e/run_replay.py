@@ -378,7 +378,7 @@ def mode_address(a):
             stdout=subprocess.PIPE, text=True, timeout=60,
             env=dict(env, RP_TEST_INDEX="1"))
     print(r.stdout)
-    if r.returncode != 0 or "racepredict replay: not-reproduced" not in r.stdout \
+    if r.returncode != 4 or "racepredict replay: not-reproduced" not in r.stdout \
             or "touched different memory" not in r.stdout:
         return fail("a read of another address was not refused")
     print("ok")

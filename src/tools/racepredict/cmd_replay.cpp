@@ -234,7 +234,10 @@ int runReplay(const ReplayArgs &a) {
   if (o->step)
     std::cout << " at step " << o->step << "/" << o->steps;
   std::cout << ": " << o->message << "\n";
-  return o->verdict == replay::Verdict::Confirmed ? kExitFound : kExitClean;
+  // A witness that did not reproduce leaves its prediction standing
+  // unconfirmed: inconclusive (4), never a clean 0 (DESIGN.md's exit codes).
+  return o->verdict == replay::Verdict::Confirmed ? kExitFound
+                                                  : kExitInconclusive;
 }
 
 } // namespace
@@ -244,7 +247,7 @@ void addReplayCommand(CLI::App &app, int &exitCode) {
   CLI::App *cmd = app.add_subcommand(
       "replay", "Run the program under one witness schedule and confirm the "
                 "race, deadlock or property violation really happens (exit "
-                "1 when confirmed)");
+                "1 when confirmed, 4 when diverged or not reproduced)");
   cmd->add_option("--schedule", args->witness,
                   "Witness file written by --witness-dir (analyze or run)")
       ->required();

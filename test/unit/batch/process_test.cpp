@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <signal.h>
 #include <unistd.h>
@@ -33,6 +34,7 @@ TEST(Process, ExitStatusAndOutput) {
   EXPECT_EQ(r.describe(), "exit status 3");
   EXPECT_EQ(fileTail(out, 100), "hello\nerr\n");
   EXPECT_EQ(fileTail(out, 4), "err\n"); // whole lines only
+  std::remove(out.c_str());
 }
 
 TEST(Process, Signal) {
@@ -63,6 +65,7 @@ TEST(Process, TimeoutKillsTheWholeGroup) {
   std::string pid, comm, state;
   stat >> pid >> comm >> state;
   EXPECT_TRUE(!stat || state == "Z") << state;
+  std::remove(pidFile.c_str());
 }
 
 TEST(Process, SpawnFailureSaysWhy) {
@@ -87,4 +90,5 @@ TEST(Process, EnvironmentAndWorkingDirectory) {
   EXPECT_EQ(envValue(p.env, "RP_NONE"), "");
   auto env = environmentWith({"RP_A=1", "RP_A=2"});
   EXPECT_EQ(envValue(env, "RP_A"), "2");
+  std::remove(out.c_str());
 }

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <unistd.h>
 
@@ -68,12 +69,14 @@ TEST(CommandsFile, NamesCommentsAndShell) {
   EXPECT_EQ((*tests)[3].name, "env");
   EXPECT_EQ((*tests)[0].cwd,
             ::testing::TempDir().substr(0, ::testing::TempDir().size() - 1));
+  std::remove(path.c_str());
 }
 
 TEST(CommandsFile, ErrorsNameFileAndLine) {
   auto err = [](const std::string &text) {
     std::string path = writeTemp("bad.txt", text);
     auto r = parseCommandsFile(path);
+    std::remove(path.c_str());
     return r ? std::string("(parsed)") : r.error().message.substr(path.size());
   };
   EXPECT_EQ(err("[a ./x\n"), ":1: '[' without ']' (expected [NAME] COMMAND)");
