@@ -1,8 +1,8 @@
 //===- analysis/local_reduction.cpp - Drop what only one thread touches ---===//
 //
 // Three steps over the trace (docs/slicing.md, "Thread-local locations"):
-//  1. which thread touches each location (an alloc or free touches every
-//     location of its block, since a free races with other threads' uses);
+//  1. which thread touches each location (a free touches every location of
+//     its block, since it races with other threads' uses);
 //  2. in trace order, the reads and writes of a location one thread alone
 //     touches are dropped; what a dropped read stands for in a dependence
 //     list is the set of kept reads its value came from (its writer's list,
@@ -37,7 +37,7 @@ std::vector<uint32_t> locationOwners(const Trace &t) {
     uint32_t &o = owner[l];
     o = o == kUntouched || o == th ? th : kShared;
   };
-  bool blocks = false;
+  bool frees = false;
   for (const Event &e : t.events) {
     if (trace::isAccess(e.kind)) {
       // Atomics order like synchronisation objects: never dropped.
@@ -45,15 +45,15 @@ std::vector<uint32_t> locationOwners(const Trace &t) {
         owner[e.obj] = kShared;
       else
         touch(e.obj, e.thread);
-    } else if (e.kind == EventKind::Alloc || e.kind == EventKind::Free) {
-      touch(e.obj, e.thread);
-      blocks = true;
     }
+    frees = frees || e.kind == EventKind::Free;
   }
-  if (!blocks)
+  if (!frees)
     return owner;
-  // A block covers the locations at addresses in [a, a + size)
-  // (docs/semantics.md, Objects): its alloc and free touch them.
+  // A free writes its whole block (docs/semantics.md, Objects): it races
+  // with other threads' accesses of every location at an address in
+  // [a, a + size), so it touches them. (An alloc conflicts with nothing and
+  // writes no value: another thread's alloc leaves a location local.)
   const trace::SymbolTable &names = t.table(NameSpace::Location);
   std::vector<std::pair<uint64_t, SymId>> byAddr;
   for (SymId l = 0; l < names.size(); ++l)
@@ -62,8 +62,9 @@ std::vector<uint32_t> locationOwners(const Trace &t) {
         byAddr.push_back({*a, l});
   std::sort(byAddr.begin(), byAddr.end());
   for (const Event &e : t.events) {
-    if (e.kind != EventKind::Alloc && e.kind != EventKind::Free)
+    if (e.kind != EventKind::Free)
       continue;
+    touch(e.obj, e.thread);
     auto a = trace::locationAddress(names.name(e.obj));
     if (!a)
       continue;

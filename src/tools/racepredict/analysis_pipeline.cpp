@@ -165,12 +165,18 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
       return ps.error();
     res.properties.insert(res.properties.end(), ps->begin(), ps->end());
   }
-  auto loadStart = std::chrono::steady_clock::now();
+  auto stageStart = std::chrono::steady_clock::now();
+  auto stage = [&](const char *name) {
+    auto now = std::chrono::steady_clock::now();
+    res.stages.push_back(
+        {name, std::chrono::duration<double>(now - stageStart).count(),
+         peakResidentBytes()});
+    stageStart = now;
+    return res.stages.back().seconds;
+  };
   setActivity("reading " + o.trace);
   auto t = trace::readTraceFile(o.trace, ro, &res.readInfo);
-  res.loadSeconds = std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - loadStart)
-                        .count();
+  res.loadSeconds = stage("load");
   if (!t)
     return t.error();
   if (res.readInfo.truncated)
@@ -179,6 +185,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   // The model (docs/semantics.md) is one of the runs the trace describes:
   // an inconsistent trace is an input error, not a source of findings.
   auto bad = trace::validateTrace(*t, 1, o.allowInconsistent);
+  stage("validate");
   if (!bad.empty())
     return Error{
         trace::violationText(*t, bad[0], o.trace, res.readInfo.eventLines) +
@@ -222,6 +229,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     setActivity("leaving out the thread-local accesses of " + what);
     analysis::LocalReduction red = analysis::reduceThreadLocal(*res.trace);
     res.reduction = red.stats;
+    stage("reduce");
     {
       analysis::TraceIndex reducedIndex(red.trace);
       setActivity("predicting the races of " + what);
@@ -229,19 +237,23 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
       opts.onProgress = progress.callback();
       res.races = solver::predictRaces(reducedIndex, opts);
     }
+    stage("races");
     red.trace = trace::Trace(); // what the full index needs the room for
     setActivity("indexing " + what);
     res.index = std::make_unique<analysis::TraceIndex>(*res.trace);
     mapToOriginal(*res.index, red, res.races);
+    stage("index");
   } else {
     setActivity("indexing " + what);
     res.index = std::make_unique<analysis::TraceIndex>(*res.trace);
+    stage("index");
   }
   if (o.doRaces() && !reduce) {
     setActivity("predicting the races of " + what);
     ProgressLine progress(o.progress, "races");
     opts.onProgress = progress.callback();
     res.races = solver::predictRaces(*res.index, opts);
+    stage("races");
   }
   if (o.doRaces() && !o.allPairs)
     report::oneRacePerLocationPair(*res.trace, res.races);

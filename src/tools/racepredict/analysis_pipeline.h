@@ -71,6 +71,14 @@ struct AnalysisResult {
   solver::RaceResult races;
   /// What the thread-local reduction left out (events = 0: not applied).
   analysis::LocalReductionStats reduction;
+  /// Per stage (load, validate, reduce, races, index): its wall time and
+  /// the peak resident size when it ended (issue 17's per-stage figures).
+  struct Stage {
+    const char *name;
+    double seconds;
+    uint64_t peakBytes;
+  };
+  std::vector<Stage> stages;
   solver::DeadlockResult deadlocks;
   /// The parsed --property files and their predicted violations.
   std::vector<property::Property> properties;
