@@ -220,7 +220,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   opts.budgetSeconds = o.budgetSeconds;
   opts.wholeTrace = o.wholeTrace;
   // Races are decided on the trace without its thread-local accesses
-  // (docs/slicing.md): the same verdicts, on what real programs share. Not
+  // (docs/thread_local.md): the same verdicts, on what programs share. Not
   // with --window (its windows count events) nor on an inconsistent trace
   // (the reduction needs every read to see its thread's last write).
   bool reduce =
