@@ -10,6 +10,8 @@ as unordered `file:line` pairs); no expect-race line means no race at all.
 `// expect-stack: A f g h` says every reported access at anchor A has the
 call stack f (innermost), g, h (function names of the report's frames).
 `// expect-location: NAME` says every reported race is on variable NAME.
+`// same-without-local-reduction` analyses the trace again with
+--no-local-reduction and expects the same racing event pairs.
 `// expect-none-with: OPTS` records the program again with
 RACEPREDICT_OPTIONS=OPTS (e.g. branch_deps=all) and expects no race then.
 `// record-options: OPTS` adds OPTS to RACEPREDICT_OPTIONS when recording
@@ -155,6 +157,21 @@ def main():
         names = {x["location"] for x in report["races"]}
         if names != {m.group(1)}:
             return fail(f"races on {sorted(names)}, expected {m.group(1)}")
+    if "// same-without-local-reduction" in open(a.src).read():
+        # The thread-local reduction (docs/thread_local.md) changes no
+        # verdict: the same racing events, found on the whole trace.
+        r = run([a.racepredict, "analyze", "--format", "json",
+                 "--no-local-reduction", trace],
+                stdout=subprocess.PIPE, text=True, timeout=300)
+        whole = json.loads(r.stdout)
+        pairs = lambda rep: sorted((x["first"]["event"], x["second"]["event"])
+                                   for x in rep["races"])
+        if pairs(whole) != pairs(report):
+            return fail(f"races {pairs(report)} with the thread-local "
+                        f"reduction, {pairs(whole)} without")
+        kept = report["stats"]["local_reduction"]["kept_events"]
+        print(f"ok: the same races without the reduction ({kept} of "
+              f"{len(events)} events kept)")
     for m in re.finditer(r"expect-none-with:\s*(\S+)", open(a.src).read()):
         other = exe + ".alt.rptrace"
         env = dict(os.environ,

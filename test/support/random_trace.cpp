@@ -28,6 +28,7 @@ struct Thread {
   bool joined = false;
   int budget = 0;         ///< operations left before a child ends
   std::vector<int> reads; ///< event indices of its read-like events
+  int64_t priv = 0;       ///< the value of its private location (privates)
   int waitLock = -1;      ///< while Waiting: the mutex to re-acquire
   int wokenBy = -1;       ///< while Waiting: notify event, -1 = none yet
   std::vector<std::pair<int, bool>> holds; ///< (lock, write mode)
@@ -259,6 +260,10 @@ private:
         threads_[t].reads.push_back(
             emit(t, "rd c " + std::to_string(counter_)));
       }));
+    if (f.privates) {
+      acts.push_back(op(3, [this, t] { storePrivate(t); }));
+      acts.push_back(op(3, [this, t] { loadPrivate(t); }));
+    }
     if (f.writeDeps) {
       int w = f.deadlockProne ? 1 : 2;
       acts.push_back(op(w, [this, t] { publish(t); }));
@@ -447,6 +452,24 @@ private:
     emit(t, "wr c " + std::to_string(counter_) + deps);
     release(t, 0);
     emit(t, "rel l");
+  }
+  /// `q = <a read of t>`: plain (the value needs every earlier read) or,
+  /// with write dependences, listing the read it copies.
+  void storePrivate(int t) {
+    Thread &th = threads_[t];
+    th.priv = static_cast<int64_t>(pick(o_.values));
+    std::string deps;
+    if (o_.features.writeDeps && !th.reads.empty() && chance(1, 2))
+      deps = " <- " + std::to_string(th.reads.back());
+    emit(t, "wr q" + std::to_string(t) + " " + std::to_string(th.priv) + deps);
+  }
+  /// `if (q)`: the read back, often with a decision on it alone.
+  void loadPrivate(int t) {
+    Thread &th = threads_[t];
+    int r = emit(t, "rd q" + std::to_string(t) + " " + std::to_string(th.priv));
+    th.reads.push_back(r);
+    if (chance(1, 2))
+      emit(t, "br <- " + std::to_string(r));
   }
   /// The hand-off of issue 20: a thread reads a location, then sets the
   /// flag `f` to a fresh value that does not (or not only) come from that

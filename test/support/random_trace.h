@@ -48,6 +48,10 @@ struct TraceFeatures {
   /// `send p O N` / `recv p O N` on one pipe: a receive takes some of the
   /// bytes sent and not yet received (docs/semantics.md, Channels).
   bool channels = false;
+  /// A private location per thread (`q0`, `q1`…, what a thread's own
+  /// state is in real programs): copies of its reads stored there (plain
+  /// writes, or listing the read), read back and branched on.
+  bool privates = false;
   /// A counter `c` under lock `l`: `acq l; rd c v; wr c v±1; rel l` steps
   /// and reads of it, from `init c 0` (the counters of the derived order).
   bool counters = false;

@@ -56,6 +56,26 @@ private:
   batch::Progress line_;
 };
 
+/// Findings on the reduced trace as findings on the original one: event ids
+/// through `red.original`, witnesses with the dropped events put back.
+void mapToOriginal(const analysis::TraceIndex &full,
+                   const analysis::LocalReduction &red, solver::RaceResult &r) {
+  for (solver::RaceFinding &f : r.races) {
+    f.first = red.original[f.first];
+    f.second = red.original[f.second];
+    f.steps = analysis::expandSchedule(full, red, f.steps, 2);
+    f.witness.clear();
+    for (const analysis::Step &s : f.steps)
+      if (!s.half)
+        f.witness.push_back(s.event);
+  }
+  for (solver::UnknownPair &u : r.unknowns) {
+    u.first = red.original[u.first];
+    u.second = red.original[u.second];
+  }
+  r.stats.events = red.stats.events;
+}
+
 } // namespace
 
 void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
@@ -105,6 +125,10 @@ void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
                 "Decide race and deadlock candidates on one whole-trace "
                 "formula instead of per-candidate slices (slow; for "
                 "comparison)");
+  cmd->add_flag("--no-local-reduction", o.noLocalReduction,
+                "Decide races on every event, not on the trace without the "
+                "accesses of locations one thread alone touches (same "
+                "verdicts; for comparison)");
   cmd->add_flag("--progress,!--no-progress", o.progress,
                 "Progress line on stderr: candidates decided / total, unknown, "
                 "elapsed (default: on a terminal, after 2 s)");
@@ -141,12 +165,18 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
       return ps.error();
     res.properties.insert(res.properties.end(), ps->begin(), ps->end());
   }
-  auto loadStart = std::chrono::steady_clock::now();
+  auto stageStart = std::chrono::steady_clock::now();
+  auto stage = [&](const char *name) {
+    auto now = std::chrono::steady_clock::now();
+    res.stages.push_back(
+        {name, std::chrono::duration<double>(now - stageStart).count(),
+         peakResidentBytes()});
+    stageStart = now;
+    return res.stages.back().seconds;
+  };
   setActivity("reading " + o.trace);
   auto t = trace::readTraceFile(o.trace, ro, &res.readInfo);
-  res.loadSeconds = std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - loadStart)
-                        .count();
+  res.loadSeconds = stage("load");
   if (!t)
     return t.error();
   if (res.readInfo.truncated)
@@ -155,6 +185,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   // The model (docs/semantics.md) is one of the runs the trace describes:
   // an inconsistent trace is an input error, not a source of findings.
   auto bad = trace::validateTrace(*t, 1, o.allowInconsistent);
+  stage("validate");
   if (!bad.empty())
     return Error{
         trace::violationText(*t, bad[0], o.trace, res.readInfo.eventLines) +
@@ -176,8 +207,6 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
                      "RACEPREDICT_OPTIONS max_events=N)",
                  true};
   res.trace = std::make_unique<trace::Trace>(std::move(*t));
-  setActivity("indexing " + what);
-  res.index = std::make_unique<analysis::TraceIndex>(*res.trace);
   solver::RaceOptions opts;
   opts.allPairs = o.allPairs;
   opts.timeoutMs = o.timeoutMs;
@@ -190,11 +219,41 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   opts.window = o.window;
   opts.budgetSeconds = o.budgetSeconds;
   opts.wholeTrace = o.wholeTrace;
-  if (o.doRaces()) {
+  // Races are decided on the trace without its thread-local accesses
+  // (docs/thread_local.md): the same verdicts, on what programs share. Not
+  // with --window (its windows count events) nor on an inconsistent trace
+  // (the reduction needs every read to see its thread's last write).
+  bool reduce =
+      o.doRaces() && !o.noLocalReduction && !o.window && !o.allowInconsistent;
+  if (reduce) {
+    setActivity("leaving out the thread-local accesses of " + what);
+    analysis::LocalReduction red = analysis::reduceThreadLocal(*res.trace);
+    res.reduction = red.stats;
+    stage("reduce");
+    {
+      analysis::TraceIndex reducedIndex(red.trace);
+      setActivity("predicting the races of " + what);
+      ProgressLine progress(o.progress, "races");
+      opts.onProgress = progress.callback();
+      res.races = solver::predictRaces(reducedIndex, opts);
+    }
+    stage("races");
+    red.trace = trace::Trace(); // what the full index needs the room for
+    setActivity("indexing " + what);
+    res.index = std::make_unique<analysis::TraceIndex>(*res.trace);
+    mapToOriginal(*res.index, red, res.races);
+    stage("index");
+  } else {
+    setActivity("indexing " + what);
+    res.index = std::make_unique<analysis::TraceIndex>(*res.trace);
+    stage("index");
+  }
+  if (o.doRaces() && !reduce) {
     setActivity("predicting the races of " + what);
     ProgressLine progress(o.progress, "races");
     opts.onProgress = progress.callback();
     res.races = solver::predictRaces(*res.index, opts);
+    stage("races");
   }
   if (o.doRaces() && !o.allPairs)
     report::oneRacePerLocationPair(*res.trace, res.races);

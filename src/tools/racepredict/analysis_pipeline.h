@@ -5,6 +5,7 @@
 //
 #pragma once
 
+#include "racepredict/analysis/local_reduction.h"
 #include "racepredict/analysis/trace_index.h"
 #include "racepredict/property/property.h"
 #include "racepredict/solver/deadlock_predictor.h"
@@ -44,6 +45,9 @@ struct AnalysisOptions {
   uint32_t window = 0;      ///< --window N: RVPredict-style fixed windows
   double budgetSeconds = 0; ///< --budget-s: solving budget of the trace
   bool wholeTrace = false;  ///< --whole-trace: one formula, no slicing
+  /// --no-local-reduction: decide races on the whole trace, not on the one
+  /// without its thread-local accesses (analysis/local_reduction.h).
+  bool noLocalReduction = false;
   /// TSan-style suppressions file (race:, deadlock:, property:); empty = none.
   std::string suppressions;
   /// --progress 1, --no-progress -1, 0: on a terminal, after 2 s.
@@ -65,6 +69,16 @@ struct AnalysisResult {
   trace::ReadInfo readInfo;
   double loadSeconds = 0;
   solver::RaceResult races;
+  /// What the thread-local reduction left out (events = 0: not applied).
+  analysis::LocalReductionStats reduction;
+  /// Per stage (load, validate, reduce, races, index): its wall time and
+  /// the peak resident size when it ended (issue 17's per-stage figures).
+  struct Stage {
+    const char *name;
+    double seconds;
+    uint64_t peakBytes;
+  };
+  std::vector<Stage> stages;
   solver::DeadlockResult deadlocks;
   /// The parsed --property files and their predicted violations.
   std::vector<property::Property> properties;

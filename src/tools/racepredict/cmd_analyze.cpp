@@ -89,6 +89,18 @@ int runAnalyze(const AnalyzeArgs &a) {
     report::addRecordingStopJson(*t, j);
     j["stats"]["load_seconds"] = loadSeconds;
     j["stats"]["suppressed"] = res->suppressed;
+    for (const AnalysisResult::Stage &st : res->stages)
+      j["stats"]["stages"].push_back(
+          {{"stage", st.name},
+           {"seconds", st.seconds},
+           {"peak_mb", static_cast<double>(st.peakBytes) / (1 << 20)}});
+    if (const auto &rs = res->reduction; rs.events)
+      j["stats"]["local_reduction"] = {
+          {"kept_events", rs.keptEvents},
+          {"local_locations", rs.localLocations},
+          {"dropped_accesses", rs.droppedAccesses},
+          {"dropped_branches", rs.droppedBranches},
+          {"kept_local_accesses", rs.keptLocalAccesses}};
     if (o.deadlocks) {
       j["deadlocks"] = report::deadlocksJson(*t, d, idx);
       const auto &ds = d.stats;

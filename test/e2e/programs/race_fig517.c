@@ -12,6 +12,7 @@
 #include "testonly.h"
 #include <pthread.h>
 #include <stdio.h>
+// same-without-local-reduction
 // expect-race: A B
 // expect-location: x
 // expect-none-with: branch_deps=all

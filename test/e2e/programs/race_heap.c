@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+// same-without-local-reduction
 // expect-race: A A
 
 struct stats {

@@ -17,6 +17,7 @@
 #include <assert.h>
 #include <pthread.h>
 #include <stdio.h>
+// same-without-local-reduction
 // expect-race: A B
 // expect-location: GLOB
 // expect-none-with: write_deps=all

@@ -1,0 +1,378 @@
+//===- analysis/local_reduction.cpp - Drop what only one thread touches ---===//
+//
+// Three steps over the trace (docs/slicing.md, "Thread-local locations"):
+//  1. which thread touches each location (a free touches every location of
+//     its block, since it races with other threads' uses);
+//  2. in trace order, the reads and writes of a location one thread alone
+//     touches are dropped; what a dropped read stands for in a dependence
+//     list is the set of kept reads its value came from (its writer's list,
+//     rewritten the same way); when that set cannot be listed (a writer
+//     under the plain rule) nothing, if a plain branch comes between the
+//     writer and the list's event, else one read of that write, kept with
+//     its writer;
+//  3. a run of branches with no kept event of their thread between them is
+//     said by its last one (made plain when one of them is, else listing
+//     every read the run lists).
+//
+#include "racepredict/analysis/local_reduction.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace racepredict::analysis {
+
+using trace::Event;
+using trace::EventKind;
+using trace::NameSpace;
+using trace::Trace;
+
+namespace {
+
+constexpr uint32_t kUntouched = kNone;
+constexpr uint32_t kShared = kNone - 1;
+/// Per location: the only thread that touches it, kShared or kUntouched.
+std::vector<uint32_t> locationOwners(const Trace &t) {
+  std::vector<uint32_t> owner(t.table(NameSpace::Location).size(), kUntouched);
+  auto touch = [&](SymId l, ThreadId th) {
+    uint32_t &o = owner[l];
+    o = o == kUntouched || o == th ? th : kShared;
+  };
+  bool frees = false;
+  for (const Event &e : t.events) {
+    if (trace::isAccess(e.kind)) {
+      // Atomics order like synchronisation objects: never dropped.
+      if (trace::isAtomic(e.kind))
+        owner[e.obj] = kShared;
+      else
+        touch(e.obj, e.thread);
+    }
+    frees = frees || e.kind == EventKind::Free;
+  }
+  if (!frees)
+    return owner;
+  // A free writes its whole block (docs/semantics.md, Objects): it races
+  // with other threads' accesses of every location at an address in
+  // [a, a + size), so it touches them. (An alloc conflicts with nothing and
+  // writes no value: another thread's alloc leaves a location local.)
+  const trace::SymbolTable &names = t.table(NameSpace::Location);
+  std::vector<std::pair<uint64_t, SymId>> byAddr;
+  for (SymId l = 0; l < names.size(); ++l)
+    if (owner[l] != kUntouched && owner[l] != kShared)
+      if (auto a = trace::locationAddress(names.name(l)))
+        byAddr.push_back({*a, l});
+  std::sort(byAddr.begin(), byAddr.end());
+  for (const Event &e : t.events) {
+    if (e.kind != EventKind::Free)
+      continue;
+    touch(e.obj, e.thread);
+    auto a = trace::locationAddress(names.name(e.obj));
+    if (!a)
+      continue;
+    auto it = std::lower_bound(byAddr.begin(), byAddr.end(),
+                               std::make_pair(*a, SymId{0}));
+    for (; it != byAddr.end() && it->first - *a < e.aux; ++it)
+      touch(it->second, e.thread);
+  }
+  return owner;
+}
+
+/// Step 2's state: what each dropped read and each local location's
+/// current value stand for, as sets of kept reads.
+class Reducer {
+public:
+  Reducer(const Trace &t, size_t maxListed)
+      : t_(t), maxListed_(maxListed), owner_(locationOwners(t)),
+        keep_(t.events.size(), 1), referenced_(t.events.size(), 0),
+        loc_(owner_.size()), plainBranches_(t.numThreads()),
+        lastRead_(t.numThreads(), kNone) {
+    for (EventId i = 0; i < t.events.size(); ++i) {
+      const Event &e = t.events[i];
+      if (t.hasDeps(e)) {
+        auto [b, en] = t.deps(e);
+        for (; b != en; ++b)
+          referenced_[*b] = 1;
+      } else if (e.kind == EventKind::Branch) {
+        plainBranches_[e.thread].push_back(i);
+      }
+    }
+  }
+
+  void dropLocalAccesses(LocalReductionStats &s) {
+    for (EventId i = 0; i < t_.events.size(); ++i) {
+      const Event &e = t_.events[i];
+      bool local = (e.kind == EventKind::Read || e.kind == EventKind::Write) &&
+                   owner_[e.obj] != kShared;
+      // A plain write's value needs every read before it; a local read's
+      // value needs only reads before it (its writer's), so the shared
+      // reads and tryfails before the write are all it needs.
+      if ((trace::readsValue(e.kind) && !local) || e.kind == EventKind::TryFail)
+        lastRead_[e.thread] = i;
+      if (!local) {
+        if (t_.hasDeps(e))
+          listedFrom(i); // keeps what its list needs
+        continue;
+      }
+      keep_[i] = 0;
+      Value &v = loc_[e.obj];
+      if (e.kind == EventKind::Write) {
+        v = {i, Rep{}, false};
+        if (lastRead_[e.thread] != kNone)
+          v.rep = {0, lastRead_[e.thread], i, kNone};
+        if (t_.hasDeps(e)) {
+          v.rep = repOf(i);
+          v.long_ = sets_[v.rep.set].size() > maxListed_;
+        }
+      } else if (v.long_ && referenced_[i]) {
+        // Too long a list to carry: this read stays, with its writer (whose
+        // list is then rewritten), and stands for the later reads of it.
+        keep_[i] = keep_[v.writer] = 1;
+        listedFrom(v.writer); // keeps what the writer's list needs
+        v = {v.writer, {intern({i}), kNone, kNone}, false};
+      } else if (referenced_[i]) {
+        // The read's value is its writer's (no other thread writes here);
+        // with no writer it is the initial value, the same in every
+        // schedule (a consistent trace: init or the first-read rule).
+        Rep r = v.writer == kNone ? Rep{} : v.rep;
+        if (r.upTo != kNone && r.plainWriter == v.writer)
+          r.plainRead = i;
+        readRep_[i] = r;
+      }
+    }
+    for (SymId l = 0; l < owner_.size(); ++l)
+      s.localLocations += owner_[l] != kShared && owner_[l] != kUntouched;
+  }
+
+  /// Step 3; then the reduced trace.
+  LocalReduction build() {
+    LocalReduction r;
+    const Trace &t = t_;
+    size_t n = t.events.size();
+    std::vector<std::vector<EventId>> pending(t.numThreads());
+    auto closeRun = [&](ThreadId th) {
+      std::vector<EventId> &run = pending[th];
+      if (run.size() > 1) {
+        EventId last = run.back();
+        bool plain = false;
+        std::vector<EventId> all;
+        for (EventId b : run) {
+          plain = plain || !t.hasDeps(t.events[b]);
+          if (!plain) {
+            auto from = listedFrom(b);
+            all.insert(all.end(), from.begin(), from.end());
+          }
+          keep_[b] = b == last;
+        }
+        r.stats.droppedBranches += run.size() - 1;
+        if (plain)
+          plainRun_.push_back(last);
+        else
+          runDeps_[last] = sortedUnique(std::move(all));
+      }
+      run.clear();
+    };
+    for (EventId i = 0; i < n; ++i) {
+      const Event &e = t.events[i];
+      if (e.kind == EventKind::Branch)
+        pending[e.thread].push_back(i);
+      else if (keep_[i])
+        closeRun(e.thread);
+    }
+    for (ThreadId th = 0; th < pending.size(); ++th)
+      closeRun(th);
+    std::sort(plainRun_.begin(), plainRun_.end());
+
+    std::vector<EventId> newId(n, kNone);
+    for (EventId i = 0; i < n; ++i)
+      if (keep_[i]) {
+        newId[i] = static_cast<EventId>(r.original.size());
+        r.original.push_back(i);
+      }
+    Trace &out = r.trace;
+    out.names = t.names;
+    out.sources = t.sources;
+    out.initValues = t.initValues;
+    out.rmwOld = t.rmwOld;
+    out.argOffsets = t.argOffsets;
+    out.argItems = t.argItems;
+    out.stackNodes = t.stackNodes;
+    out.stop = t.stop;
+    out.events.reserve(r.original.size());
+    if (!t.eventStacks.empty())
+      out.eventStacks.reserve(r.original.size());
+    std::vector<EventId> deps;
+    for (EventId i : r.original) {
+      Event e = t.events[i];
+      if (e.kind == EventKind::Wait && e.extra != kNone)
+        e.extra = newId[e.extra];
+      if (t.hasDeps(e)) {
+        if (std::binary_search(plainRun_.begin(), plainRun_.end(), i)) {
+          e.extra = kNone;
+        } else {
+          auto run = runDeps_.find(i);
+          deps = run != runDeps_.end() ? run->second : listedFrom(i);
+          for (EventId &d : deps)
+            d = newId[d];
+          e.extra = out.addDeps(deps);
+        }
+      }
+      out.events.push_back(e);
+      if (!t.eventStacks.empty())
+        out.eventStacks.push_back(t.stackOf(i));
+      if ((e.kind == EventKind::Read || e.kind == EventKind::Write) &&
+          owner_[e.obj] != kShared)
+        ++r.stats.keptLocalAccesses;
+    }
+    r.stats.events = n;
+    r.stats.keptEvents = r.original.size();
+    r.stats.droppedAccesses = n - r.original.size() - r.stats.droppedBranches;
+    return r;
+  }
+
+private:
+  /// What a value came from: the kept reads of `set`, and, unless upTo is
+  /// kNone, every read and tryfail of the thread up to upTo, the last before
+  /// plainWriter (a write with no list) whose value plainRead (kept when
+  /// needed) read.
+  struct Rep {
+    uint32_t set = 0;
+    EventId upTo = kNone;
+    EventId plainWriter = kNone;
+    EventId plainRead = kNone;
+  };
+  /// A local location's current value: its last writer (kNone: the initial
+  /// value) and what it came from; long_: too long a list to carry.
+  struct Value {
+    EventId writer = kNone;
+    Rep rep;
+    bool long_ = false;
+  };
+
+  static std::vector<EventId> sortedUnique(std::vector<EventId> v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+  }
+
+  /// What the values of listed event `e`'s dependences came from.
+  Rep repOf(EventId e) {
+    std::vector<EventId> set;
+    Rep out;
+    auto [b, en] = t_.deps(t_.events[e]);
+    for (; b != en; ++b) {
+      auto it = readRep_.find(*b);
+      if (it == readRep_.end()) {
+        set.push_back(*b); // a kept read
+        continue;
+      }
+      const Rep &r = it->second;
+      set.insert(set.end(), sets_[r.set].begin(), sets_[r.set].end());
+      // "Every read up to u" implies it for every u' before u.
+      if (r.upTo != kNone && (out.upTo == kNone || r.upTo > out.upTo))
+        out = {0, r.upTo, r.plainWriter, r.plainRead};
+    }
+    out.set = intern(sortedUnique(std::move(set)));
+    return out;
+  }
+
+  /// The kept reads listed event `e` depends on, as the reduced trace lists
+  /// them. A plain writer w in its origin stands for every read up to the
+  /// last one before w: a plain branch after that read and before `e`
+  /// already requires them of `e` (it precedes `e` in every schedule that
+  /// has `e`); otherwise one read of w stays, with w, and says it.
+  std::vector<EventId> listedFrom(EventId e) {
+    Rep r = repOf(e);
+    std::vector<EventId> out = sets_[r.set];
+    if (r.upTo == kNone)
+      return out;
+    const std::vector<EventId> &pb = plainBranches_[t_.events[e].thread];
+    auto next = std::upper_bound(pb.begin(), pb.end(), r.upTo);
+    if (next != pb.end() && *next < e)
+      return out;
+    auto [kept, fresh] = keptReader_.emplace(r.plainWriter, r.plainRead);
+    if (fresh)
+      keep_[r.plainWriter] = keep_[r.plainRead] = 1;
+    out.push_back(kept->second);
+    return sortedUnique(std::move(out));
+  }
+
+  uint32_t intern(std::vector<EventId> s) {
+    if (s.empty())
+      return 0;
+    auto [it, fresh] =
+        setIds_.emplace(std::move(s), static_cast<uint32_t>(sets_.size()));
+    if (fresh)
+      sets_.push_back(it->first);
+    return it->second;
+  }
+
+  struct VecHash {
+    size_t operator()(const std::vector<EventId> &v) const {
+      size_t h = v.size();
+      for (EventId x : v)
+        h = h * 1000003u ^ x;
+      return h;
+    }
+  };
+
+  const Trace &t_;
+  size_t maxListed_;
+  std::vector<uint32_t> owner_;
+  std::vector<char> keep_, referenced_;
+  std::vector<Value> loc_;
+  /// Referenced dropped reads: what their value came from; the one read
+  /// kept for a plain writer.
+  std::unordered_map<EventId, Rep> readRep_;
+  std::unordered_map<EventId, EventId> keptReader_;
+  std::vector<std::vector<EventId>> plainBranches_;
+  std::vector<EventId> lastRead_;
+
+  std::vector<std::vector<EventId>> sets_{{}};
+  std::unordered_map<std::vector<EventId>, uint32_t, VecHash> setIds_;
+  /// Kept branches standing for a run: with a plain branch in it (sorted),
+  /// else with the union of the run's listed reads.
+  std::vector<EventId> plainRun_;
+  std::unordered_map<EventId, std::vector<EventId>> runDeps_;
+};
+
+} // namespace
+
+LocalReduction reduceThreadLocal(const Trace &t, size_t maxListed) {
+  Reducer red(t, maxListed);
+  LocalReductionStats s;
+  red.dropLocalAccesses(s);
+  LocalReduction r = red.build();
+  r.stats.localLocations = s.localLocations;
+  return r;
+}
+
+std::vector<Step> expandSchedule(const TraceIndex &full,
+                                 const LocalReduction &r,
+                                 const std::vector<Step> &steps, size_t tail) {
+  std::vector<uint32_t> next(full.numThreads(), 0);
+  std::vector<Step> out;
+  out.reserve(steps.size());
+  // The events of e's thread before e that are not scheduled yet: all of
+  // them were dropped (a schedule runs each thread's kept events in order).
+  auto upTo = [&](EventId e) {
+    ThreadId th = full.trace().events[e].thread;
+    const std::vector<EventId> &evs = full.threadEvents(th);
+    for (uint32_t p = full.posInThread(e); next[th] < p; ++next[th])
+      out.push_back({evs[next[th]], false});
+    return th;
+  };
+  size_t body = steps.size() - std::min(tail, steps.size());
+  for (size_t k = 0; k < steps.size(); ++k) {
+    EventId e = r.original[steps[k].event];
+    ThreadId th = upTo(e);
+    if (k < body) {
+      out.push_back({e, steps[k].half});
+      if (!steps[k].half)
+        next[th] = full.posInThread(e) + 1;
+    }
+  }
+  for (size_t k = body; k < steps.size(); ++k)
+    out.push_back({r.original[steps[k].event], steps[k].half});
+  return out;
+}
+
+} // namespace racepredict::analysis
