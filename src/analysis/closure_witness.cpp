@@ -44,6 +44,9 @@ struct ClosureWitnessFinder::Closure {
   /// may not be; after close(), the one left open per lock (or none).
   std::unordered_map<SymId, std::vector<uint32_t>> sections;
   std::unordered_map<SymId, uint32_t> openSection;
+  /// Close every section that can close, not only all but one per lock
+  /// (the second schedule shape, see find).
+  bool closeAll = false;
   bool failed = false;
 
   bool matters(const TraceIndex &idx, EventId r) const {
@@ -241,6 +244,14 @@ bool ClosureWitnessFinder::close(Closure &c) const {
       secs = open; // closed sections stay closed
       if (open.empty())
         continue;
+      if (c.closeAll && std::all_of(open.begin(), open.end(), [&](uint32_t si) {
+            return canClose(idx_.sections()[si]);
+          })) {
+        for (uint32_t si : open)
+          c.need(idx_.sections()[si].thread, releaseUnit(idx_.sections()[si]));
+        grew = true;
+        continue;
+      }
       const LockSection *keeper = nullptr;
       for (uint32_t si : open) {
         const LockSection &s = idx_.sections()[si];
@@ -343,13 +354,14 @@ ClosureWitnessFinder::schedule(const Closure &c) const {
   }
 }
 
-std::optional<std::vector<Step>> ClosureWitnessFinder::find(EventId a,
-                                                            EventId b) const {
+std::optional<std::vector<Step>>
+ClosureWitnessFinder::attempt(EventId a, EventId b, bool closeAll) const {
   const auto &events = idx_.trace().events;
   size_t nt = idx_.numThreads();
   Closure c;
   c.a = a;
   c.b = b;
+  c.closeAll = closeAll;
   c.units.assign(nt, 0);
   c.done.assign(nt, 0);
   c.readMatter.assign(nt, 0);
@@ -372,6 +384,19 @@ std::optional<std::vector<Step>> ClosureWitnessFinder::find(EventId a,
   steps->push_back({a, false});
   steps->push_back({b, false});
   return steps;
+}
+
+std::optional<std::vector<Step>> ClosureWitnessFinder::find(EventId a,
+                                                            EventId b) const {
+  // First the smallest closure: one section per lock left open, run last.
+  // Its greedy schedule gets stuck when a section left open wrote a value
+  // that a later section of another thread's closure reads (the open one
+  // waits for that section, which waits for the write). Closing every
+  // section that can close keeps the observed order of all sections but
+  // the ones holding a or b, at the price of a larger closure.
+  if (auto w = attempt(a, b, false))
+    return w;
+  return attempt(a, b, true);
 }
 
 } // namespace racepredict::analysis

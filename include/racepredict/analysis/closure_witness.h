@@ -38,6 +38,10 @@ public:
 
 private:
   struct Closure;
+  /// One closure and its schedule; `closeAll`: close every section that
+  /// can close (Closure::closeAll).
+  std::optional<std::vector<Step>> attempt(EventId a, EventId b,
+                                           bool closeAll) const;
   bool close(Closure &c) const;
   std::optional<std::vector<Step>> schedule(const Closure &c) const;
 
