@@ -11,6 +11,7 @@
 #include "racepredict/analysis/candidate_groups.h"
 #include "racepredict/analysis/candidates.h"
 #include "racepredict/analysis/closure_witness.h"
+#include "racepredict/analysis/forced_writers.h"
 #include "racepredict/analysis/mhb.h"
 #include "racepredict/analysis/witness_reuse.h"
 #include "racepredict/solver/order_solver.h"
@@ -65,8 +66,10 @@ public:
           const analysis::MustHappenBefore &mhb, const RaceOptions &opts,
           Clock::time_point deadline)
       : idx_(idx), mhb_(mhb), opts_(opts), deadline_(deadline) {
-    if (!opts.noFastPath && !opts.window)
+    if (!opts.noFastPath && !opts.window) {
       closure_ = std::make_unique<analysis::ClosureWitnessFinder>(idx);
+      refuter_ = std::make_unique<analysis::ForcedWriterRefuter>(idx);
+    }
     po_.timeoutMs = opts.timeoutMs;
     po_.rlimit = opts.rlimit;
     po_.eagerLocks = opts.eagerLockPairs;
@@ -133,6 +136,11 @@ private:
         o.steps = std::move(*w);
         return o;
       }
+    if (refuter_ && refuter_->refutes(a, b)) {
+      o.status = CheckResult::Unsat;
+      o.propagated = true;
+      return o;
+    }
     if (enc_) {
       if (!sh.whole) {
         sh.whole = makeZ3OrderSolver(cfg_);
@@ -181,6 +189,7 @@ private:
   const RaceOptions &opts_;
   Clock::time_point deadline_;
   std::unique_ptr<analysis::ClosureWitnessFinder> closure_;
+  std::unique_ptr<analysis::ForcedWriterRefuter> refuter_;
   PairSolveOptions po_;
   std::unique_ptr<FormulaPool> pool_;
   std::unique_ptr<MaximalEncoding> enc_;
