@@ -355,7 +355,8 @@ ClosureWitnessFinder::schedule(const Closure &c) const {
 }
 
 std::optional<std::vector<Step>>
-ClosureWitnessFinder::attempt(EventId a, EventId b, bool closeAll) const {
+ClosureWitnessFinder::attempt(EventId a, EventId b, bool closeAll,
+                              bool *closed) const {
   const auto &events = idx_.trace().events;
   size_t nt = idx_.numThreads();
   Closure c;
@@ -376,7 +377,8 @@ ClosureWitnessFinder::attempt(EventId a, EventId b, bool closeAll) const {
       c.need(events[idx_.forkOf(t)].thread,
              eventOf(idx_.posInThread(idx_.forkOf(t))) + 1);
   }
-  if (!close(c))
+  *closed = close(c);
+  if (!*closed)
     return std::nullopt;
   auto steps = schedule(c);
   if (!steps || checkRaceWitness(idx_, *steps, a, b))
@@ -394,9 +396,14 @@ std::optional<std::vector<Step>> ClosureWitnessFinder::find(EventId a,
   // waits for that section, which waits for the write). Closing every
   // section that can close keeps the observed order of all sections but
   // the ones holding a or b, at the price of a larger closure.
-  if (auto w = attempt(a, b, false))
+  // A closure that fails (it needs a or b, or two sections that cannot
+  // close) fails with every section closed too: closing only adds needs.
+  bool closed;
+  if (auto w = attempt(a, b, false, &closed))
     return w;
-  return attempt(a, b, true);
+  if (!closed)
+    return std::nullopt;
+  return attempt(a, b, true, &closed);
 }
 
 } // namespace racepredict::analysis

@@ -39,9 +39,10 @@ public:
 private:
   struct Closure;
   /// One closure and its schedule; `closeAll`: close every section that
-  /// can close (Closure::closeAll).
-  std::optional<std::vector<Step>> attempt(EventId a, EventId b,
-                                           bool closeAll) const;
+  /// can close (Closure::closeAll). `closed`: whether the closure itself
+  /// succeeded (else only its schedule failed).
+  std::optional<std::vector<Step>> attempt(EventId a, EventId b, bool closeAll,
+                                           bool *closed) const;
   bool close(Closure &c) const;
   std::optional<std::vector<Step>> schedule(const Closure &c) const;
 
