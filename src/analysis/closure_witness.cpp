@@ -47,6 +47,9 @@ struct ClosureWitnessFinder::Closure {
   /// Close every section that can close, not only all but one per lock
   /// (the second schedule shape, see find).
   bool closeAll = false;
+  /// Reads that matter whose observed writer lies beyond a or b: the
+  /// earlier write of the same value they take instead.
+  std::unordered_map<EventId, EventId> otherWriter;
   bool failed = false;
 
   bool matters(const TraceIndex &idx, EventId r) const {
@@ -80,6 +83,23 @@ ClosureWitnessFinder::ClosureWitnessFinder(const TraceIndex &idx) : idx_(idx) {
       }
     }
   }
+}
+
+EventId ClosureWitnessFinder::earlierWriterOfValue(const Closure &c,
+                                                   EventId r) const {
+  const auto &events = idx_.trace().events;
+  const Event &re = events[r];
+  int64_t v = re.kind == EventKind::AtomicRmw ? idx_.trace().rmwReadValue(re)
+                                              : re.value;
+  EventSpan ws = idx_.writesTo(re.obj);
+  for (const EventId *it = std::lower_bound(ws.begin(), ws.end(), r);
+       it != ws.begin();) {
+    EventId w = *--it;
+    if (events[w].value == v &&
+        eventOf(idx_.posInThread(w)) + 1 <= c.limit[events[w].thread])
+      return w;
+  }
+  return kNone;
 }
 
 bool ClosureWitnessFinder::close(Closure &c) const {
@@ -183,6 +203,11 @@ bool ClosureWitnessFinder::close(Closure &c) const {
     EventId w = observedWriter(idx_, r);
     if (w == kNone)
       return;
+    if (eventOf(idx_.posInThread(w)) + 1 > c.limit[events[w].thread])
+      if (EventId o = earlierWriterOfValue(c, r); o != kNone) {
+        c.otherWriter[r] = o;
+        w = o;
+      }
     needEvent(w);
     // The writer must store its value: the reads it depends on matter too
     // (its dependence list, else all its earlier reads).
@@ -335,11 +360,15 @@ ClosureWitnessFinder::schedule(const Closure &c) const {
         if (auto g = gated.find(s.event);
             g != gated.end() && !othersDone(st, g->second, t))
           continue;
-        // A read that matters waits for its observed writer.
-        if (trace::readsValue(events[s.event].kind) && c.matters(idx_, s.event))
-          if (EventId w = observedWriter(idx_, s.event);
-              w != kNone && !st.executed(w))
+        // A read that matters waits for its observed (or other) writer.
+        if (trace::readsValue(events[s.event].kind) &&
+            c.matters(idx_, s.event)) {
+          auto o = c.otherWriter.find(s.event);
+          EventId w = o != c.otherWriter.end() ? o->second
+                                               : observedWriter(idx_, s.event);
+          if (w != kNone && !st.executed(w))
             continue;
+        }
       }
       if (st.blocked(s))
         continue;

@@ -94,4 +94,50 @@ TEST(ClosureWitness, KeepsOpenTheSectionThatHoldsARacingEvent) {
   EXPECT_EQ(eventsOf(*w), (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 7, 6, 8}));
 }
 
+// t1's read of y observed the write of 1 after t0's racing write of x
+// (test/inputs/scale/other_writer.rpt.txt): it takes t0's earlier write of
+// 1 instead, and waits for it.
+const char *kEarlierWriterOfValue = R"(
+t0 begin
+t0 fork t1
+t0 awr y 1
+t0 wr x 1
+t0 awr y 0
+t0 awr y 1
+t1 begin
+t1 ard y 1
+t1 br
+t1 rd x 1
+)";
+
+TEST(ClosureWitness, TakesAnEarlierWriteOfTheSameValue) {
+  Fixture f(kEarlierWriterOfValue);
+  analysis::ClosureWitnessFinder finder(*f.idx);
+  auto w = finder.find(3, 9);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(eventsOf(*w), (std::vector<uint32_t>{0, 1, 2, 6, 7, 8, 3, 9}));
+}
+
+// The only other write of 1 is listed after the read
+// (test/inputs/scale/later_writer.rpt.txt): left to the solver.
+const char *kLaterWriterOfValue = R"(
+t0 begin
+t0 fork t1
+t0 fork t2
+t0 wr x 1
+t0 awr y 1
+t1 begin
+t1 ard y 1
+t1 br
+t1 rd x 1
+t2 begin
+t2 awr y 1
+)";
+
+TEST(ClosureWitness, LeavesALaterWriteOfTheValueToTheSolver) {
+  Fixture f(kLaterWriterOfValue);
+  analysis::ClosureWitnessFinder finder(*f.idx);
+  EXPECT_EQ(finder.find(3, 8), std::nullopt);
+}
+
 } // namespace
