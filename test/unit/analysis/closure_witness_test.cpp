@@ -5,29 +5,16 @@
 // pass the schedule checker and end with the racing pair.
 //
 #include "racepredict/analysis/closure_witness.h"
-#include "racepredict/trace/text_format.h"
+#include "trace_fixture.h"
 
 #include <gtest/gtest.h>
-
-#include <sstream>
 
 using namespace racepredict;
 using analysis::Step;
 
 namespace {
 
-struct Fixture {
-  trace::Trace t;
-  std::unique_ptr<analysis::TraceIndex> idx;
-  explicit Fixture(const std::string &text) {
-    std::istringstream in(text);
-    auto r = trace::parseTextTrace(in, "test.rpt.txt");
-    EXPECT_TRUE(static_cast<bool>(r)) << (r ? "" : r.error().message);
-    if (r)
-      t = std::move(*r);
-    idx = std::make_unique<analysis::TraceIndex>(t);
-  }
-};
+using Fixture = testsupport::TraceFixture;
 
 std::vector<uint32_t> eventsOf(const std::vector<Step> &steps) {
   std::vector<uint32_t> out;

@@ -7,27 +7,16 @@
 //
 #include "racepredict/analysis/forced_writers.h"
 #include "racepredict/solver/race_predictor.h"
-#include "racepredict/trace/text_format.h"
+#include "trace_fixture.h"
 
 #include <gtest/gtest.h>
-
-#include <sstream>
 
 using namespace racepredict;
 
 namespace {
 
-struct Fixture {
-  trace::Trace t;
-  std::unique_ptr<analysis::TraceIndex> idx;
-  explicit Fixture(const std::string &text) {
-    std::istringstream in(text);
-    auto r = trace::parseTextTrace(in, "test.rpt.txt");
-    EXPECT_TRUE(static_cast<bool>(r)) << (r ? "" : r.error().message);
-    if (r)
-      t = std::move(*r);
-    idx = std::make_unique<analysis::TraceIndex>(t);
-  }
+struct Fixture : testsupport::TraceFixture {
+  using TraceFixture::TraceFixture;
   /// The solver alone: does (a, b) race?
   bool solverRaces(analysis::EventId a, analysis::EventId b) const {
     solver::RaceOptions o;

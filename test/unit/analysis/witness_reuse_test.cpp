@@ -1,28 +1,15 @@
 //===- witness_reuse_test.cpp - One witness, every pair it exhibits -------===//
 #include "racepredict/analysis/witness_reuse.h"
-#include "racepredict/trace/text_format.h"
+#include "trace_fixture.h"
 
 #include <gtest/gtest.h>
-
-#include <sstream>
 
 using namespace racepredict;
 using analysis::Step;
 
 namespace {
 
-struct Fixture {
-  trace::Trace t;
-  std::unique_ptr<analysis::TraceIndex> idx;
-  explicit Fixture(const std::string &text) {
-    std::istringstream in(text);
-    auto r = trace::parseTextTrace(in, "test.rpt.txt");
-    EXPECT_TRUE(static_cast<bool>(r)) << (r ? "" : r.error().message);
-    if (r)
-      t = std::move(*r);
-    idx = std::make_unique<analysis::TraceIndex>(t);
-  }
-};
+using Fixture = testsupport::TraceFixture;
 
 std::vector<Step> steps(std::initializer_list<uint32_t> ids) {
   std::vector<Step> s;
