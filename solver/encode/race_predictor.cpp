@@ -11,7 +11,9 @@
 #include "racepredict/analysis/candidate_groups.h"
 #include "racepredict/analysis/candidates.h"
 #include "racepredict/analysis/closure_witness.h"
+#include "racepredict/analysis/forced_writers.h"
 #include "racepredict/analysis/mhb.h"
+#include "racepredict/analysis/witness_reuse.h"
 #include "racepredict/solver/order_solver.h"
 #include "racepredict/solver/pair_solver.h"
 #include "racepredict/solver/race_encoding.h"
@@ -40,12 +42,17 @@ namespace {
 /// workers (unless a time limit cuts it).
 constexpr size_t kShards = 16;
 
+/// Witnesses a shard remembers for reuse (--all-pairs): the newest ones;
+/// the next candidates in a shard are mostly near the last ones.
+constexpr size_t kReusedWitnesses = 8;
+
 const char *const kBudget = "trace budget exhausted";
 
 struct Outcome {
   EventId first, second;
   CheckResult::Status status = CheckResult::Unknown;
   bool fast = false;       ///< settled by a closure witness, without the solver
+  bool reused = false;     ///< fast: cut from an earlier witness
   bool propagated = false; ///< unsat without a solver check
   std::vector<Step> steps;
   std::string reason;
@@ -59,8 +66,10 @@ public:
           const analysis::MustHappenBefore &mhb, const RaceOptions &opts,
           Clock::time_point deadline)
       : idx_(idx), mhb_(mhb), opts_(opts), deadline_(deadline) {
-    if (!opts.noFastPath && !opts.window)
+    if (!opts.noFastPath && !opts.window) {
       closure_ = std::make_unique<analysis::ClosureWitnessFinder>(idx);
+      refuter_ = std::make_unique<analysis::ForcedWriterRefuter>(idx);
+    }
     po_.timeoutMs = opts.timeoutMs;
     po_.rlimit = opts.rlimit;
     po_.eagerLocks = opts.eagerLockPairs;
@@ -86,10 +95,33 @@ public:
   struct Shard {
     std::unique_ptr<OrderSolver> whole;
     std::unique_ptr<QuerySolver> sliced;
+    std::unique_ptr<analysis::WitnessPool> witnesses; ///< --all-pairs
   };
 
   /// `i`: the candidate's index for the whole-trace queries.
   Outcome decide(Shard &sh, EventId a, EventId b, size_t i) const {
+    if (closure_ && opts_.allPairs && !sh.witnesses)
+      sh.witnesses =
+          std::make_unique<analysis::WitnessPool>(idx_, kReusedWitnesses);
+    if (sh.witnesses)
+      if (auto w = sh.witnesses->find(a, b)) {
+        Outcome o;
+        o.first = a;
+        o.second = b;
+        o.status = CheckResult::Sat;
+        o.fast = o.reused = true;
+        o.steps = std::move(*w);
+        return o;
+      }
+    Outcome o = decideAlone(sh, a, b, i);
+    if (sh.witnesses && o.status == CheckResult::Sat)
+      sh.witnesses->add(o.steps);
+    return o;
+  }
+
+private:
+  /// The fast path, then the whole-trace formula or the slice.
+  Outcome decideAlone(Shard &sh, EventId a, EventId b, size_t i) const {
     Outcome o;
     o.first = a;
     o.second = b;
@@ -104,6 +136,11 @@ public:
         o.steps = std::move(*w);
         return o;
       }
+    if (refuter_ && refuter_->refutes(a, b)) {
+      o.status = CheckResult::Unsat;
+      o.propagated = true;
+      return o;
+    }
     if (enc_) {
       if (!sh.whole) {
         sh.whole = makeZ3OrderSolver(cfg_);
@@ -147,12 +184,12 @@ public:
     return o;
   }
 
-private:
   const analysis::TraceIndex &idx_;
   const analysis::MustHappenBefore &mhb_;
   const RaceOptions &opts_;
   Clock::time_point deadline_;
   std::unique_ptr<analysis::ClosureWitnessFinder> closure_;
+  std::unique_ptr<analysis::ForcedWriterRefuter> refuter_;
   PairSolveOptions po_;
   std::unique_ptr<FormulaPool> pool_;
   std::unique_ptr<MaximalEncoding> enc_;
@@ -263,7 +300,13 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
     if (!grouped) {
       // Distinct shards own distinct groups: no shared entry.
       std::vector<char> done(numGroups, 0);
-      for (size_t i : shards[s]) {
+      std::vector<size_t> order = shards[s];
+      // --all-pairs: the latest pairs first. A witness of a later pair runs
+      // the threads past the earlier ones, so it exhibits more of them
+      // (WitnessPool).
+      if (opts.allPairs)
+        std::reverse(order.begin(), order.end());
+      for (size_t i : order) {
         if (done[cands[i].group] && !opts.allPairs) {
           progress.skipped(1);
           continue;
@@ -322,6 +365,7 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
            std::make_pair(y.first, y.second);
   });
   for (Outcome &o : all) {
+    result.stats.reusedWitnesses += o.reused;
     if (o.fast)
       ++result.stats.closureWitnesses;
     else if (o.propagated)

@@ -44,6 +44,12 @@ struct ClosureWitnessFinder::Closure {
   /// may not be; after close(), the one left open per lock (or none).
   std::unordered_map<SymId, std::vector<uint32_t>> sections;
   std::unordered_map<SymId, uint32_t> openSection;
+  /// Close every section that can close, not only all but one per lock
+  /// (the second schedule shape, see find).
+  bool closeAll = false;
+  /// Reads that matter whose observed writer lies beyond a or b: the
+  /// earlier write of the same value they take instead.
+  std::unordered_map<EventId, EventId> otherWriter;
   bool failed = false;
 
   bool matters(const TraceIndex &idx, EventId r) const {
@@ -77,6 +83,23 @@ ClosureWitnessFinder::ClosureWitnessFinder(const TraceIndex &idx) : idx_(idx) {
       }
     }
   }
+}
+
+EventId ClosureWitnessFinder::earlierWriterOfValue(const Closure &c,
+                                                   EventId r) const {
+  const auto &events = idx_.trace().events;
+  const Event &re = events[r];
+  int64_t v = re.kind == EventKind::AtomicRmw ? idx_.trace().rmwReadValue(re)
+                                              : re.value;
+  EventSpan ws = idx_.writesTo(re.obj);
+  for (const EventId *it = std::lower_bound(ws.begin(), ws.end(), r);
+       it != ws.begin();) {
+    EventId w = *--it;
+    if (events[w].value == v &&
+        eventOf(idx_.posInThread(w)) + 1 <= c.limit[events[w].thread])
+      return w;
+  }
+  return kNone;
 }
 
 bool ClosureWitnessFinder::close(Closure &c) const {
@@ -180,6 +203,11 @@ bool ClosureWitnessFinder::close(Closure &c) const {
     EventId w = observedWriter(idx_, r);
     if (w == kNone)
       return;
+    if (eventOf(idx_.posInThread(w)) + 1 > c.limit[events[w].thread])
+      if (EventId o = earlierWriterOfValue(c, r); o != kNone) {
+        c.otherWriter[r] = o;
+        w = o;
+      }
     needEvent(w);
     // The writer must store its value: the reads it depends on matter too
     // (its dependence list, else all its earlier reads).
@@ -241,6 +269,14 @@ bool ClosureWitnessFinder::close(Closure &c) const {
       secs = open; // closed sections stay closed
       if (open.empty())
         continue;
+      if (c.closeAll && std::all_of(open.begin(), open.end(), [&](uint32_t si) {
+            return canClose(idx_.sections()[si]);
+          })) {
+        for (uint32_t si : open)
+          c.need(idx_.sections()[si].thread, releaseUnit(idx_.sections()[si]));
+        grew = true;
+        continue;
+      }
       const LockSection *keeper = nullptr;
       for (uint32_t si : open) {
         const LockSection &s = idx_.sections()[si];
@@ -324,11 +360,15 @@ ClosureWitnessFinder::schedule(const Closure &c) const {
         if (auto g = gated.find(s.event);
             g != gated.end() && !othersDone(st, g->second, t))
           continue;
-        // A read that matters waits for its observed writer.
-        if (trace::readsValue(events[s.event].kind) && c.matters(idx_, s.event))
-          if (EventId w = observedWriter(idx_, s.event);
-              w != kNone && !st.executed(w))
+        // A read that matters waits for its observed (or other) writer.
+        if (trace::readsValue(events[s.event].kind) &&
+            c.matters(idx_, s.event)) {
+          auto o = c.otherWriter.find(s.event);
+          EventId w = o != c.otherWriter.end() ? o->second
+                                               : observedWriter(idx_, s.event);
+          if (w != kNone && !st.executed(w))
             continue;
+        }
       }
       if (st.blocked(s))
         continue;
@@ -343,13 +383,15 @@ ClosureWitnessFinder::schedule(const Closure &c) const {
   }
 }
 
-std::optional<std::vector<Step>> ClosureWitnessFinder::find(EventId a,
-                                                            EventId b) const {
+std::optional<std::vector<Step>>
+ClosureWitnessFinder::attempt(EventId a, EventId b, bool closeAll,
+                              bool *closed) const {
   const auto &events = idx_.trace().events;
   size_t nt = idx_.numThreads();
   Closure c;
   c.a = a;
   c.b = b;
+  c.closeAll = closeAll;
   c.units.assign(nt, 0);
   c.done.assign(nt, 0);
   c.readMatter.assign(nt, 0);
@@ -364,7 +406,8 @@ std::optional<std::vector<Step>> ClosureWitnessFinder::find(EventId a,
       c.need(events[idx_.forkOf(t)].thread,
              eventOf(idx_.posInThread(idx_.forkOf(t))) + 1);
   }
-  if (!close(c))
+  *closed = close(c);
+  if (!*closed)
     return std::nullopt;
   auto steps = schedule(c);
   if (!steps || checkRaceWitness(idx_, *steps, a, b))
@@ -372,6 +415,24 @@ std::optional<std::vector<Step>> ClosureWitnessFinder::find(EventId a,
   steps->push_back({a, false});
   steps->push_back({b, false});
   return steps;
+}
+
+std::optional<std::vector<Step>> ClosureWitnessFinder::find(EventId a,
+                                                            EventId b) const {
+  // First the smallest closure: one section per lock left open, run last.
+  // Its greedy schedule gets stuck when a section left open wrote a value
+  // that a later section of another thread's closure reads (the open one
+  // waits for that section, which waits for the write). Closing every
+  // section that can close keeps the observed order of all sections but
+  // the ones holding a or b, at the price of a larger closure.
+  // A closure that fails (it needs a or b, or two sections that cannot
+  // close) fails with every section closed too: closing only adds needs.
+  bool closed;
+  if (auto w = attempt(a, b, false, &closed))
+    return w;
+  if (!closed)
+    return std::nullopt;
+  return attempt(a, b, true, &closed);
 }
 
 } // namespace racepredict::analysis

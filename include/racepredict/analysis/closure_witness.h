@@ -7,7 +7,8 @@
 // is a witness of the maximal causal model too. The finder closes the two
 // accesses' prefixes under what they need — program order, fork/join,
 // notify/wait, barriers, the observed writer of every read that matters
-// (a branch or a feeding write depends on it), the holder of a failed
+// (a branch or a feeding write depends on it; if that writer lies beyond a
+// or b, the latest earlier write of the same value), the holder of a failed
 // trylock that matters, the posts before a semaphore wait, and for each
 // lock: every section it takes must be complete except one, which runs
 // last (a section holding a or b must stay open). The closure is then
@@ -38,6 +39,14 @@ public:
 
 private:
   struct Closure;
+  /// One closure and its schedule; `closeAll`: close every section that
+  /// can close (Closure::closeAll). `closed`: whether the closure itself
+  /// succeeded (else only its schedule failed).
+  std::optional<std::vector<Step>> attempt(EventId a, EventId b, bool closeAll,
+                                           bool *closed) const;
+  /// The latest write of r's value to r's location before r in the trace
+  /// that the closure may take, or kNone.
+  EventId earlierWriterOfValue(const Closure &c, EventId r) const;
   bool close(Closure &c) const;
   std::optional<std::vector<Step>> schedule(const Closure &c) const;
 

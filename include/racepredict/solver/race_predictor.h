@@ -86,8 +86,11 @@ struct RaceStats {
   /// every filtered pair.
   size_t candidates = 0;
   size_t closureWitnesses = 0; ///< races settled without the solver
+  /// Of those, --all-pairs: cut from another pair's witness
+  /// (analysis/witness_reuse.h).
+  size_t reusedWitnesses = 0;
   /// No race, without a solver check (a read every witness needs has no
-  /// writer left: pair_solver.h).
+  /// writer left: analysis/forced_writers.h, pair_solver.h).
   size_t propagatedUnsat = 0;
   size_t solverCalls = 0;
   size_t sat = 0, unsat = 0, unknown = 0;

@@ -1,0 +1,52 @@
+//===- analysis/witness_reuse.h - One witness, every pair it exhibits -----===//
+//
+// A witness σ·a·b of one race often shows others too: whenever, after a
+// prefix of it, two conflicting events c and d are both the next events of
+// their threads, that prefix followed by c·d is a witness of (c, d). With
+// --all-pairs the driver asks the witnesses found so far before the fast
+// path and the solver (issue 17). A cut witness is only returned after the
+// schedule checker has validated it, so a reused witness is as sound as a
+// fresh one, and a pair no witness shows is simply decided as before:
+// maximality is unchanged.
+//
+#pragma once
+
+#include "racepredict/analysis/schedule_checker.h"
+#include "racepredict/analysis/trace_index.h"
+
+#include <deque>
+#include <optional>
+#include <vector>
+
+namespace racepredict::analysis {
+
+class WitnessPool {
+public:
+  /// Keeps the `capacity` most recent witnesses (each costs its length).
+  WitnessPool(const TraceIndex &idx, size_t capacity);
+
+  /// Remembers a validated race witness σ·a·b.
+  void add(const std::vector<Step> &steps);
+
+  /// A validated witness `σ'·c·d` cut from a remembered one (the newest
+  /// first), or nullopt if none has a prefix after which c and d are both
+  /// next.
+  std::optional<std::vector<Step>> find(EventId c, EventId d) const;
+
+private:
+  struct Entry {
+    std::vector<Step> steps;
+    /// done[t][p]: the index of the step that completes the event at
+    /// position p of thread t (only for the events the witness runs).
+    std::vector<std::vector<uint32_t>> done;
+  };
+  /// The prefix lengths after which e is the next event of its thread:
+  /// [lo, hi]; empty when lo > hi.
+  std::pair<size_t, size_t> window(const Entry &w, EventId e) const;
+
+  const TraceIndex &idx_;
+  size_t capacity_;
+  std::deque<Entry> entries_; ///< newest first
+};
+
+} // namespace racepredict::analysis
