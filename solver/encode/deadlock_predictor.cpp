@@ -104,7 +104,7 @@ DeadlockResult predictDeadlocks(const analysis::TraceIndex &idx,
   analysis::DeadlockCandidateOptions co;
   co.filters = !opts.noFilters;
   co.maxCandidates = opts.maxCandidates;
-  co.connectedOnly = !opts.allCycles;
+  co.defaultReport = !opts.allCycles;
   // Candidates are built as they are taken: a group with a deadlock stops
   // its enumeration (skipGroup), so the default report of a loop over the
   // same locks costs its first feasible instance, not every combination.

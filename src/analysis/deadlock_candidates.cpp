@@ -56,6 +56,21 @@ public:
     prune();
     decided_.assign(s_.nt, Position());
     chosen_.assign(s_.nt, nullptr);
+    // Creators before the threads they create (by the fork's place in the
+    // trace; threads never forked first), so that a never-created member
+    // is known when its turn comes (neverCreated).
+    order_.resize(s_.nt);
+    std::iota(order_.begin(), order_.end(), 0);
+    auto forkAt = [&](ThreadId u) {
+      EventId f = s_.forkOf(u);
+      return f == kNone ? int64_t{-1} : int64_t{f};
+    };
+    std::stable_sort(order_.begin(), order_.end(), [&](ThreadId a, ThreadId b) {
+      return forkAt(a) < forkAt(b);
+    });
+    rank_.resize(s_.nt);
+    for (size_t i = 0; i < s_.nt; ++i)
+      rank_[order_[i]] = i;
     dfs(0);
   }
 
@@ -170,9 +185,9 @@ private:
   }
 
   /// Can member `n` still be justified, given the threads decided so far
-  /// (0 .. upTo) and those still open?
-  bool justifiable(const Node &n, ThreadId upTo) const {
-    auto open = [&](ThreadId u) { return u > upTo; };
+  /// (order_[0 .. upTo]) and those still open?
+  bool justifiable(const Node &n, size_t upTo) const {
+    auto open = [&](ThreadId u) { return rank_[u] > upTo; };
     if (n.pos.unforked) {
       ThreadId c = s_.creatorOf(n.thread);
       if (open(c))
@@ -204,39 +219,73 @@ private:
     return false;
   }
 
-  bool feasibleSoFar(ThreadId upTo) const {
-    for (ThreadId u = 0; u <= upTo; ++u)
-      if (decided_[u].kind == Position::Member &&
-          !justifiable(*chosen_[u], upTo))
+  bool feasibleSoFar(size_t upTo) const {
+    for (size_t i = 0; i <= upTo; ++i)
+      if (ThreadId u = order_[i]; decided_[u].kind == Position::Member &&
+                                  !justifiable(*chosen_[u], upTo))
         return false;
     return true;
   }
 
-  void dfs(ThreadId u) {
+  /// Some position of class x and some of class y may be in one cut
+  /// (InstanceCursor decides which): the least that x's first position
+  /// needs of y's thread is at most y's last position, and vice versa —
+  /// clocks only grow along a thread. Rules out the classes of threads
+  /// that fork and join ordered, e.g. one pair of a churn trace and the
+  /// next, before their instances are ever combined.
+  bool mayMeet(const Node &x, const Node &y) const {
+    const Position &xf = x.instances->front(), &xl = x.instances->back();
+    const Position &yf = y.instances->front(), &yl = y.instances->back();
+    return !(xf.clockOf != kNone &&
+             s_.mhb.entry(xf.clockOf, y.thread) > yl.pos) &&
+           !(yf.clockOf != kNone &&
+             s_.mhb.entry(yf.clockOf, x.thread) > xl.pos);
+  }
+
+  /// For the default report: `u`'s creator is decided, a member blocked
+  /// before the fork, so `u` is a never-created member, not a choice.
+  bool neverCreated(ThreadId u) const {
+    ThreadId c = s_.creatorOf(u);
+    if (!s_.opts.defaultReport || c == kNone || rank_[c] >= rank_[u] ||
+        decided_[c].kind != Position::Member || decided_[c].unforked ||
+        decided_[c].pos >= s_.idx.posInThread(s_.forkOf(u)))
+      return false;
+    return std::any_of(nodes_[u].begin(), nodes_[u].end(),
+                       [](const Node &n) { return n.pos.unforked; });
+  }
+
+  /// Decides thread order_[i] and the rest.
+  void dfs(size_t i) {
     if (!s_.step())
       return;
-    if (u == s_.nt) {
+    if (i == s_.nt) {
       leaf();
       return;
     }
+    ThreadId u = order_[i];
+    bool uncreated = neverCreated(u);
     decided_[u] = Position();
     decided_[u].kind = Position::Absent;
-    if (feasibleSoFar(u))
-      dfs(u + 1);
+    if (!uncreated && feasibleSoFar(i))
+      dfs(i + 1);
     for (const Node &n : nodes_[u]) {
       if (s_.stopped())
         return;
-      // Must-happen-before depends on the instance: InstanceCursor.
+      if (uncreated && !n.pos.unforked)
+        continue;
       bool ok = true;
-      for (ThreadId v = 0; v < u && ok; ++v)
-        ok = !s_.opts.filters || decided_[v].kind != Position::Member ||
-             s_.locksCompatible(n.pos, decided_[v]);
+      for (size_t j = 0; j < i && ok; ++j) {
+        ThreadId v = order_[j];
+        ok =
+            !s_.opts.filters || decided_[v].kind != Position::Member ||
+            (s_.locksCompatible(n.pos, decided_[v]) && mayMeet(n, *chosen_[v]));
+      }
       if (!ok)
         continue;
       decided_[u] = n.pos;
       chosen_[u] = &n;
-      if (feasibleSoFar(u))
-        dfs(u + 1);
+      if (feasibleSoFar(i))
+        dfs(i + 1);
     }
     decided_[u] = Position();
     chosen_[u] = nullptr;
@@ -297,7 +346,7 @@ private:
     }
     for (ThreadId m : members)
       c.connected = c.connected && find(m) == find(members[0]);
-    if (s_.opts.connectedOnly && !c.connected)
+    if (s_.opts.defaultReport && !c.connected)
       return;
     out_.sets.push_back(std::move(set));
   }
@@ -307,6 +356,8 @@ private:
   std::vector<std::vector<Node>> nodes_; ///< per thread, one per class
   std::vector<Position> decided_;
   std::vector<const Node *> chosen_;
+  std::vector<ThreadId> order_; ///< the order threads are decided in
+  std::vector<size_t> rank_;    ///< per thread, its place in order_
 };
 
 } // namespace

@@ -132,8 +132,7 @@ struct OwnershipSets {
   std::vector<OwnershipSet> sets;
 };
 
-/// The ownership search (deadlock_candidates.cpp). `connectedOnly` drops
-/// the sets whose members' waits do not connect.
+/// The ownership search (deadlock_candidates.cpp).
 OwnershipSets searchOwnershipSets(DeadlockSearch &s);
 
 /// The concrete instances of one ownership set in the order of their

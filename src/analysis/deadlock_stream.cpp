@@ -28,11 +28,17 @@ using GroupKey = std::vector<std::array<uint64_t, 3>>;
 // for its "instruction" — thread, operation and object — so that a loop
 // over the same locks still makes one group, not one per iteration:
 // deadlock candidates combine positions, and per-event groups would make
-// the default report as exponential as --all-pairs.
+// the default report as exponential as --all-pairs. The default report's
+// candidates hold every thread their members leave uncreated
+// (DeadlockCandidateOptions::defaultReport); those threads block at no line
+// of their own and do not make a group of their own either.
 GroupKey groupKey(const trace::Trace &t,
-                  const std::vector<DeadlockMember> &members) {
+                  const std::vector<DeadlockMember> &members,
+                  bool defaultReport) {
   GroupKey key;
   for (const auto &m : members) {
+    if (defaultReport && m.unforked)
+      continue;
     const trace::Event &ev = t.events[m.event];
     if (ev.src)
       key.push_back({1, ev.src, m.unforked});
@@ -65,7 +71,8 @@ struct CandidateStreamState {
       InstanceCursor c(search, set);
       if (!c.next())
         continue;
-      keys.push_back(groupKey(idx.trace(), c.current().members));
+      keys.push_back(
+          groupKey(idx.trace(), c.current().members, opts.defaultReport));
       heap.push_back(cursors.size());
       cursors.push_back(std::move(c));
     }
@@ -94,9 +101,9 @@ struct CandidateStreamState {
       bool fromSet =
           haveSet && (!haveHang || !(hangs[nextHang].members <
                                      cursors[heap.front()].current().members));
-      uint32_t g = fromSet
-                       ? groupOf(keys[heap.front()])
-                       : groupOf(groupKey(search.t, hangs[nextHang].members));
+      uint32_t g = fromSet ? groupOf(keys[heap.front()])
+                           : groupOf(groupKey(search.t, hangs[nextHang].members,
+                                              opts.defaultReport));
       bool skip = skipped.count(g) != 0;
       if (fromSet) {
         std::pop_heap(heap.begin(), heap.end(), later());

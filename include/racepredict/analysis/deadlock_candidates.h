@@ -64,9 +64,12 @@ struct DeadlockCandidateOptions {
   /// Prune cuts the solver would reject anyway: positions that contradict
   /// must-happen-before, two members holding one lock. Accelerators only.
   bool filters = true;
-  /// Only candidates whose members' waits connect (the default report
-  /// decides no other).
-  bool connectedOnly = false;
+  /// Only what the default report can show: candidates whose members'
+  /// waits connect, each with every thread that a member blocks before
+  /// creating it among its members (a subset of those never-created threads
+  /// is the same cut: the report keeps the largest set; with a thousand
+  /// threads created after a blocked join, the subsets are 2^1000).
+  bool defaultReport = false;
   size_t maxCandidates = 100000; ///< 0 = no limit
   size_t maxSearchSteps = 20000000;
 };
