@@ -211,6 +211,8 @@ def cases(build, quick, want):
     for n in (1000, 3000):
         case(f"churn {n} pairs, deadlocks", lambda: record(
             f"churn-{n}", [program(build, churn), str(n), "same"]), ["--deadlocks"])
+    case("churn 100 pairs in opposite orders, deadlocks", lambda: record(
+        "churn-opposite-100", [program(build, churn), "100"]), ["--deadlocks"])
     case("churn 3000 pairs, races",
          lambda: record("churn-3000", [program(build, churn), "3000", "same"]))
     return out
