@@ -1,5 +1,4 @@
-//===- analysis/deadlock_instances.cpp - Concrete instances of a class set
-//-===//
+//===- analysis/deadlock_instances.cpp - A class set's instances -------===//
 //
 // An ownership set (deadlock_search.h) names one class of positions per
 // member; its instances are the choices of one position per class that

@@ -1,5 +1,4 @@
-//===- analysis/deadlock_stream.cpp - Candidates in order, built on demand
-//-===//
+//===- analysis/deadlock_stream.cpp - Candidates in order, on demand ---===//
 //
 // Merges the ownership sets' instance cursors (deadlock_instances.cpp) and
 // the hang candidates into one list sorted by members, the order the
