@@ -203,6 +203,18 @@ def cases(build, quick, want):
     case("lock orders, 4 threads × 9 rounds",
          lambda: text_trace("lock-orders-4-9", lock_orders(4, 9)), ["--deadlocks"],
          "issue 21.7")
+    # Thread churn (issue 17 item 4): test/e2e/programs/churn_lock_order.c
+    # creating and joining N pairs of threads. 20,000 pairs (run_churn.py's
+    # recording) is left out: the dense must-happen-before clocks of 40,001
+    # threads need tens of GB (bench/RESULTS.md).
+    churn = os.path.join(ROOT, "test", "e2e", "programs", "churn_lock_order.c")
+    for n in (1000, 3000):
+        case(f"churn {n} pairs, deadlocks", lambda: record(
+            f"churn-{n}", [program(build, churn), str(n), "same"]), ["--deadlocks"])
+    case("churn 100 pairs in opposite orders, deadlocks", lambda: record(
+        "churn-opposite-100", [program(build, churn), "100"]), ["--deadlocks"])
+    case("churn 3000 pairs, races",
+         lambda: record("churn-3000", [program(build, churn), "3000", "same"]))
     return out
 
 

@@ -104,9 +104,11 @@ DeadlockResult predictDeadlocks(const analysis::TraceIndex &idx,
   analysis::DeadlockCandidateOptions co;
   co.filters = !opts.noFilters;
   co.maxCandidates = opts.maxCandidates;
-  std::vector<DeadlockCandidate> cands =
-      analysis::findDeadlockCandidates(idx, mhb, co, &result.stats.search);
-  result.stats.candidates = cands.size();
+  co.defaultReport = !opts.allCycles;
+  // Candidates are built as they are taken: a group with a deadlock stops
+  // its enumeration (skipGroup), so the default report of a loop over the
+  // same locks costs its first feasible instance, not every combination.
+  analysis::DeadlockCandidateStream cands(idx, mhb, co, &result.stats.search);
   std::unique_ptr<WholeTrace> whole;
   analysis::SliceOptions so;
   so.eager = !opts.lazySlices;
@@ -119,16 +121,16 @@ DeadlockResult predictDeadlocks(const analysis::TraceIndex &idx,
   std::set<std::vector<EventId>> found; // signatures with a finding
   std::set<uint32_t> groupsDone;
   std::map<std::vector<EventId>, std::pair<uint32_t, std::string>> unknown;
-  DecisionCounter progress(opts.onProgress, cands.size());
-  for (const auto &c : cands) {
+  DecisionCounter progress(opts.onProgress, 0);
+  DeadlockCandidate c;
+  while (cands.next(c)) {
+    ++result.stats.candidates;
     std::vector<EventId> sig = eventsOf(c);
     // One candidate per signature suffices (a never-created and a created
     // variant of a first event are the same deadlock).
-    if (found.count(sig) ||
-        (!opts.allCycles && (!c.connected || groupsDone.count(c.group)))) {
-      progress.skipped(1);
+    if (found.count(sig))
       continue;
-    }
+    progress.added(1);
     ++result.stats.solverCalls;
     CheckResult::Status status = CheckResult::Unknown;
     std::string why;
@@ -186,6 +188,8 @@ DeadlockResult predictDeadlocks(const analysis::TraceIndex &idx,
     ++result.stats.sat;
     found.insert(sig);
     groupsDone.insert(c.group);
+    if (!opts.allCycles)
+      cands.skipGroup(c.group);
     result.deadlocks.push_back(
         makeFinding(std::move(reasons), std::move(steps)));
   }

@@ -5,236 +5,72 @@
 // holds, its termination, its creation. These rules hold whatever the
 // other threads do, so the members' positions are the whole candidate. A
 // depth-first search assigns each thread "not a member" or one of its
-// possible blocking events, pruning as soon as a member can no longer be
-// justified by the threads still undecided.
+// classes of blocking positions (deadlock_search.h, OwnershipSet: the
+// abstract lock graph's nodes), pruning as soon as a member can no longer
+// be justified by the threads still undecided. Each solution is a set of
+// classes; its concrete instances are enumerated lazily, in candidate
+// order, by InstanceCursor (deadlock_instances.cpp), so that a cycle of
+// five threads over a thousand rounds each costs one search, not 10^15
+// combinations.
 //
 #include "deadlock_search.h"
 
 #include <algorithm>
-#include <array>
+#include <map>
 #include <numeric>
+#include <tuple>
 
-namespace racepredict::analysis {
-namespace detail {
+namespace racepredict::analysis::detail {
 
 using trace::Event;
 using trace::EventKind;
 
-bool mayBlock(EventKind k) {
-  switch (k) {
-  case EventKind::Acquire:
-  case EventKind::RAcquire:
-  case EventKind::Wait:
-  case EventKind::Join:
-  case EventKind::SemWait:
-  case EventKind::Barrier:
-    return true;
-  default:
-    return false;
-  }
-}
-
-DeadlockSearch::DeadlockSearch(const TraceIndex &i, const MustHappenBefore &m,
-                               const DeadlockCandidateOptions &o,
-                               DeadlockCandidateStats *st)
-    : idx(i), t(i.trace()), mhb(m), opts(o), stats(st), nt(i.numThreads()) {
-  threadSections_.resize(nt);
-  for (uint32_t s = 0; s < idx.sections().size(); ++s)
-    threadSections_[idx.sections()[s].thread].push_back(s);
-  finalHolds_.resize(nt);
-  finished_.resize(nt);
-  canFinish_.resize(nt);
-  for (ThreadId u = 0; u < nt; ++u) {
-    const auto &te = idx.threadEvents(u);
-    uint32_t len = static_cast<uint32_t>(te.size());
-    finalHolds_[u] = heldSections(idx, u, len, false, &threadSections_[u]);
-    Position &p = finished_[u];
-    p.kind = Position::Finished;
-    p.pos = len;
-    p.clockOf = te.empty() ? kNone : te.back();
-    p.holds = &finalHolds_[u];
-    canFinish_[u] = canStayFinished(idx, u);
-  }
-  semSteps_.resize(nt);
-  for (EventId e = 0; e < t.events.size(); ++e) {
-    const Event &ev = t.events[e];
-    stats->blockingEvents += mayBlock(ev.kind);
-    if (ev.kind != EventKind::SemInit && ev.kind != EventKind::SemPost &&
-        ev.kind != EventKind::SemWait)
-      continue;
-    auto &steps = semSteps_[ev.thread][ev.obj];
-    if (steps.empty() &&
-        std::find(sems_.begin(), sems_.end(), ev.obj) == sems_.end())
-      sems_.push_back(ev.obj);
-    SemStep st{idx.posInThread(e) + 1, 0, 0};
-    if (!steps.empty())
-      st.waits = steps.back().waits, st.posts = steps.back().posts;
-    if (ev.kind == EventKind::SemWait)
-      ++st.waits;
-    else
-      st.posts += ev.kind == EventKind::SemPost ? 1 : ev.value;
-    steps.push_back(st);
-  }
-}
-
-const DeadlockSearch::SemStep *DeadlockSearch::semAt(ThreadId u, SymId sem,
-                                                     uint32_t pos) const {
-  auto it = semSteps_[u].find(sem);
-  if (it == semSteps_[u].end())
-    return nullptr;
-  // The last step at or before `pos` executed events.
-  auto st =
-      std::upper_bound(it->second.begin(), it->second.end(), pos,
-                       [](uint32_t p, const SemStep &x) { return p < x.pos; });
-  return st == it->second.begin() ? nullptr : &*(st - 1);
-}
-
-int64_t DeadlockSearch::semWaits(ThreadId u, SymId sem, uint32_t pos) const {
-  const SemStep *st = semAt(u, sem, pos);
-  return st ? st->waits : 0;
-}
-
-int64_t DeadlockSearch::semPosts(ThreadId u, SymId sem, uint32_t pos) const {
-  const SemStep *st = semAt(u, sem, pos);
-  return st ? st->posts : 0;
-}
-
-int64_t DeadlockSearch::semNet(ThreadId u, SymId sem, uint32_t pos) const {
-  const SemStep *st = semAt(u, sem, pos);
-  return st ? st->posts - st->waits : 0;
-}
-
-bool DeadlockSearch::semaphoresCanServe(const std::vector<Position> &pos,
-                                        bool hang) const {
-  if (!opts.filters)
-    return true;
-  for (SymId sem : sems_) {
-    int64_t posts = idx.semInitialCount(sem), waits = 0;
-    for (ThreadId u = 0; u < nt; ++u) {
-      const Position &p = pos[u];
-      bool member = p.kind == Position::Member;
-      uint32_t at = member ? p.pos : finished_[u].pos;
-      posts += semPosts(u, sem, at);
-      if (member || hang)
-        waits += semWaits(u, sem, at);
-    }
-    if (waits > posts)
-      return false;
-  }
-  return true;
-}
-
-Position DeadlockSearch::member(EventId e, bool unforked) {
-  const Event &ev = t.events[e];
-  Position p;
-  p.kind = Position::Member;
-  p.event = e;
-  p.unforked = unforked;
-  if (unforked) {
-    p.holds = &holdsAt_[{e, true}]; // nothing ran: nothing held
-    return p;
-  }
-  p.pos = idx.posInThread(e);
-  p.half = hasTwoHalves(ev.kind);
-  EventId prev = idx.poPrev(e);
-  if (prev != kNone)
-    p.clockOf = prev;
-  else if (EventId f = idx.forkOf(ev.thread); f != kNone)
-    p.clockOf = f; // created: the fork has run
-  auto [it, fresh] =
-      holdsAt_.emplace(std::make_pair(e, false), std::vector<uint32_t>());
-  if (fresh)
-    it->second = heldSections(idx, ev.thread, p.pos, p.half,
-                              &threadSections_[ev.thread]);
-  p.holds = &it->second;
-  return p;
-}
-
-bool DeadlockSearch::excludes(const std::vector<uint32_t> &holds, SymId lock,
-                              bool readRequest) const {
-  return std::any_of(holds.begin(), holds.end(), [&](uint32_t s) {
-    const LockSection &ls = idx.sections()[s];
-    return ls.lock == lock && (!readRequest || !ls.readMode);
-  });
-}
-
-bool DeadlockSearch::consistent(ThreadId a, const Position &pa, ThreadId b,
-                                const Position &pb) const {
-  if (!opts.filters)
-    return true;
-  bool decided[2] = {
-      pa.kind == Position::Member || pa.kind == Position::Finished,
-      pb.kind == Position::Member || pb.kind == Position::Finished};
-  if (!decided[0] || !decided[1])
-    return true;
-  if ((pa.clockOf != kNone && mhb.entry(pa.clockOf, b) > pb.pos) ||
-      (pb.clockOf != kNone && mhb.entry(pb.clockOf, a) > pa.pos))
-    return false;
-  for (uint32_t s : *pa.holds) {
-    const LockSection &ls = idx.sections()[s];
-    if (excludes(*pb.holds, ls.lock, ls.readMode))
-      return false;
-  }
-  return true;
-}
-
-bool DeadlockSearch::step() {
-  if (stats->truncated)
-    return false;
-  if (opts.maxSearchSteps && ++stats->searchSteps > opts.maxSearchSteps) {
-    stats->truncated = true;
-    return false;
-  }
-  return true;
-}
-
-bool DeadlockSearch::emit(DeadlockCandidate c) {
-  auto [it, fresh] = index_.emplace(c.members, out_.size());
-  if (!fresh) {
-    DeadlockCandidate &old = out_[it->second];
-    if (c.ownership && !old.ownership) {
-      old.ownership = true;
-      old.finishedHolders = std::move(c.finishedHolders);
-      old.forksDone = std::move(c.forksDone);
-      old.connected = c.connected;
-    }
-    old.hang = old.hang || c.hang;
-    return true;
-  }
-  (c.hang ? stats->hangs : stats->ownership) += 1;
-  stats->lockCycles += c.locksOnly;
-  out_.push_back(std::move(c));
-  if (opts.maxCandidates && out_.size() >= opts.maxCandidates) {
-    stats->truncated = true;
-    return false;
-  }
-  return true;
-}
-
-std::vector<DeadlockCandidate> DeadlockSearch::take() {
-  return std::move(out_);
-}
-
 namespace {
 
 /// A position an ownership rule can justify, and what justifies it.
+/// The search runs on one representative per class; `instances` are the
+/// class's positions.
 struct Node {
   Position pos;
   ThreadId thread;
   EventKind kind;
   SymId lock = kNone;   ///< lock-kind: the lock requested
   bool readReq = false; ///< racq
+  std::vector<Position> *instances = nullptr;
 };
+
+/// What the ownership rules, the lock filter and the report's grouping see
+/// of a position: operation, objects and source line; never created; at
+/// the thread's first event (its fork must have run); forks done before it
+/// (whom it has created); the locks it holds and their modes.
+using ClassKey = std::tuple<uint8_t, uint32_t, uint32_t, uint64_t, bool, bool,
+                            size_t, std::vector<std::pair<SymId, bool>>>;
 
 class OwnershipSearch {
 public:
-  explicit OwnershipSearch(DeadlockSearch &s) : s_(s), nodes_(s.nt) {}
+  OwnershipSearch(DeadlockSearch &s, OwnershipSets &out)
+      : s_(s), out_(out), nodes_(s.nt) {}
 
   void run() {
     collect();
     prune();
     decided_.assign(s_.nt, Position());
     chosen_.assign(s_.nt, nullptr);
+    // Creators before the threads they create (by the fork's place in the
+    // trace; threads never forked first), so that a never-created member
+    // is known when its turn comes (neverCreated).
+    order_.resize(s_.nt);
+    std::iota(order_.begin(), order_.end(), 0);
+    auto forkAt = [&](ThreadId u) {
+      EventId f = s_.forkOf(u);
+      return f == kNone ? int64_t{-1} : int64_t{f};
+    };
+    std::stable_sort(order_.begin(), order_.end(), [&](ThreadId a, ThreadId b) {
+      return forkAt(a) < forkAt(b);
+    });
+    rank_.resize(s_.nt);
+    for (size_t i = 0; i < s_.nt; ++i)
+      rank_[order_[i]] = i;
     dfs(0);
   }
 
@@ -249,13 +85,41 @@ private:
     const auto &events = s_.t.events;
     for (ThreadId u = 0; u < s_.nt; ++u) {
       const auto &te = s_.idx.threadEvents(u);
+      std::vector<uint32_t> forks; // positions of u's forks
+      for (EventId e : te)
+        if (events[e].kind == EventKind::Fork)
+          forks.push_back(s_.idx.posInThread(e));
+      std::map<ClassKey, size_t> classOf;
+      auto add = [&](EventId e, bool unforked) {
+        Node n = make(e, unforked);
+        const Event &ev = events[e];
+        std::vector<std::pair<SymId, bool>> held;
+        for (uint32_t x : *n.pos.holds)
+          held.emplace_back(s_.idx.sections()[x].lock,
+                            s_.idx.sections()[x].readMode);
+        std::sort(held.begin(), held.end());
+        size_t forksBefore =
+            unforked ? 0
+                     : std::lower_bound(forks.begin(), forks.end(), n.pos.pos) -
+                           forks.begin();
+        ClassKey key{uint8_t(ev.kind), ev.obj,
+                     ev.aux,           ev.src,
+                     unforked,         !unforked && n.pos.pos == 0,
+                     forksBefore,      std::move(held)};
+        auto [it, fresh] = classOf.emplace(std::move(key), nodes_[u].size());
+        if (fresh) {
+          n.instances = &out_.classes.emplace_back();
+          nodes_[u].push_back(n);
+        }
+        nodes_[u][it->second].instances->push_back(n.pos);
+      };
       if (!te.empty() && s_.forkOf(u) != kNone)
-        nodes_[u].push_back(make(te[0], true));
+        add(te[0], true);
       for (EventId e : te) {
         EventKind k = events[e].kind;
         if (k == EventKind::Acquire || k == EventKind::RAcquire ||
             k == EventKind::Wait || k == EventKind::Join)
-          nodes_[u].push_back(make(e, false));
+          add(e, false);
       }
     }
   }
@@ -321,9 +185,9 @@ private:
   }
 
   /// Can member `n` still be justified, given the threads decided so far
-  /// (0 .. upTo) and those still open?
-  bool justifiable(const Node &n, ThreadId upTo) const {
-    auto open = [&](ThreadId u) { return u > upTo; };
+  /// (order_[0 .. upTo]) and those still open?
+  bool justifiable(const Node &n, size_t upTo) const {
+    auto open = [&](ThreadId u) { return rank_[u] > upTo; };
     if (n.pos.unforked) {
       ThreadId c = s_.creatorOf(n.thread);
       if (open(c))
@@ -355,51 +219,88 @@ private:
     return false;
   }
 
-  bool feasibleSoFar(ThreadId upTo) const {
-    for (ThreadId u = 0; u <= upTo; ++u)
-      if (decided_[u].kind == Position::Member &&
-          !justifiable(*chosen_[u], upTo))
+  bool feasibleSoFar(size_t upTo) const {
+    for (size_t i = 0; i <= upTo; ++i)
+      if (ThreadId u = order_[i]; decided_[u].kind == Position::Member &&
+                                  !justifiable(*chosen_[u], upTo))
         return false;
     return true;
   }
 
-  void dfs(ThreadId u) {
+  /// Some position of class x and some of class y may be in one cut
+  /// (InstanceCursor decides which): the least that x's first position
+  /// needs of y's thread is at most y's last position, and vice versa —
+  /// clocks only grow along a thread. Rules out the classes of threads
+  /// that fork and join ordered, e.g. one pair of a churn trace and the
+  /// next, before their instances are ever combined.
+  bool mayMeet(const Node &x, const Node &y) const {
+    const Position &xf = x.instances->front(), &xl = x.instances->back();
+    const Position &yf = y.instances->front(), &yl = y.instances->back();
+    return !(xf.clockOf != kNone &&
+             s_.mhb.entry(xf.clockOf, y.thread) > yl.pos) &&
+           !(yf.clockOf != kNone &&
+             s_.mhb.entry(yf.clockOf, x.thread) > xl.pos);
+  }
+
+  /// For the default report: `u`'s creator is decided, a member blocked
+  /// before the fork, so `u` is a never-created member, not a choice.
+  bool neverCreated(ThreadId u) const {
+    ThreadId c = s_.creatorOf(u);
+    if (!s_.opts.defaultReport || c == kNone || rank_[c] >= rank_[u] ||
+        decided_[c].kind != Position::Member || decided_[c].unforked ||
+        decided_[c].pos >= s_.idx.posInThread(s_.forkOf(u)))
+      return false;
+    return std::any_of(nodes_[u].begin(), nodes_[u].end(),
+                       [](const Node &n) { return n.pos.unforked; });
+  }
+
+  /// Decides thread order_[i] and the rest.
+  void dfs(size_t i) {
     if (!s_.step())
       return;
-    if (u == s_.nt) {
+    if (i == s_.nt) {
       leaf();
       return;
     }
+    ThreadId u = order_[i];
+    bool uncreated = neverCreated(u);
     decided_[u] = Position();
     decided_[u].kind = Position::Absent;
-    if (feasibleSoFar(u))
-      dfs(u + 1);
+    if (!uncreated && feasibleSoFar(i))
+      dfs(i + 1);
     for (const Node &n : nodes_[u]) {
       if (s_.stopped())
         return;
+      if (uncreated && !n.pos.unforked)
+        continue;
       bool ok = true;
-      for (ThreadId v = 0; v < u && ok; ++v)
-        ok = s_.consistent(u, n.pos, v, decided_[v]);
+      for (size_t j = 0; j < i && ok; ++j) {
+        ThreadId v = order_[j];
+        ok =
+            !s_.opts.filters || decided_[v].kind != Position::Member ||
+            (s_.locksCompatible(n.pos, decided_[v]) && mayMeet(n, *chosen_[v]));
+      }
       if (!ok)
         continue;
       decided_[u] = n.pos;
       chosen_[u] = &n;
-      if (feasibleSoFar(u))
-        dfs(u + 1);
+      if (feasibleSoFar(i))
+        dfs(i + 1);
     }
     decided_[u] = Position();
     chosen_[u] = nullptr;
   }
 
   void leaf() {
-    DeadlockCandidate c;
+    OwnershipSet set;
+    DeadlockCandidate &c = set.shape;
     c.ownership = true;
     c.locksOnly = true;
-    std::vector<ThreadId> members;
+    std::vector<ThreadId> &members = set.threads;
     for (ThreadId u = 0; u < s_.nt; ++u)
       if (decided_[u].kind == Position::Member)
         members.push_back(u);
-    if (members.empty() || !s_.semaphoresCanServe(decided_, false))
+    if (members.empty())
       return;
     // Union-find over "waits for" between members: one deadlock or several.
     std::vector<size_t> root(s_.nt);
@@ -412,7 +313,8 @@ private:
     auto unite = [&](ThreadId a, ThreadId b) { root[find(a)] = find(b); };
     for (ThreadId m : members) {
       const Node &n = *chosen_[m];
-      c.members.push_back({n.pos.event, n.pos.unforked});
+      set.classes.push_back(n.instances);
+      c.members.push_back({kNone, n.pos.unforked});
       std::vector<ThreadId> holders;
       bool justified = false;
       c.locksOnly = c.locksOnly && lockKind(n);
@@ -444,66 +346,26 @@ private:
     }
     for (ThreadId m : members)
       c.connected = c.connected && find(m) == find(members[0]);
-    // Keep members sorted by event (threads were visited in order).
-    std::vector<size_t> order(c.members.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(),
-              [&](size_t a, size_t b) { return c.members[a] < c.members[b]; });
-    DeadlockCandidate sorted = c;
-    for (size_t i = 0; i < order.size(); ++i) {
-      sorted.members[i] = c.members[order[i]];
-      sorted.finishedHolders[i] = c.finishedHolders[order[i]];
-    }
-    s_.emit(std::move(sorted));
+    if (s_.opts.defaultReport && !c.connected)
+      return;
+    out_.sets.push_back(std::move(set));
   }
 
   DeadlockSearch &s_;
-  std::vector<std::vector<Node>> nodes_;
+  OwnershipSets &out_;
+  std::vector<std::vector<Node>> nodes_; ///< per thread, one per class
   std::vector<Position> decided_;
   std::vector<const Node *> chosen_;
+  std::vector<ThreadId> order_; ///< the order threads are decided in
+  std::vector<size_t> rank_;    ///< per thread, its place in order_
 };
 
 } // namespace
 
-void searchOwnershipSets(DeadlockSearch &s) { OwnershipSearch(s).run(); }
-
-} // namespace detail
-
-std::vector<DeadlockCandidate>
-findDeadlockCandidates(const TraceIndex &idx, const MustHappenBefore &mhb,
-                       const DeadlockCandidateOptions &opts,
-                       DeadlockCandidateStats *stats) {
-  detail::DeadlockSearch s(idx, mhb, opts, stats);
-  detail::searchOwnershipSets(s);
-  detail::searchHangs(s);
-  std::vector<DeadlockCandidate> out = s.take();
-  std::sort(out.begin(), out.end(),
-            [](const DeadlockCandidate &a, const DeadlockCandidate &b) {
-              return a.members < b.members;
-            });
-  // Group by the members' source locations, as races are grouped by their
-  // pair of locations. An event without one (a hand-written trace) stands
-  // for its "instruction" — thread, operation and object — so that a loop
-  // over the same locks still makes one group, not one per iteration:
-  // deadlock candidates combine positions, and per-event groups would make
-  // the default report as exponential as --all-pairs.
-  std::map<std::vector<std::array<uint64_t, 3>>, uint32_t> groups;
-  for (auto &c : out) {
-    std::vector<std::array<uint64_t, 3>> key;
-    for (const auto &m : c.members) {
-      const trace::Event &ev = idx.trace().events[m.event];
-      if (ev.src)
-        key.push_back({1, ev.src, m.unforked});
-      else
-        key.push_back(
-            {0, uint64_t{ev.thread} << 8 | uint8_t(ev.kind),
-             uint64_t{ev.obj} << 33 | uint64_t{ev.aux} << 1 | m.unforked});
-    }
-    std::sort(key.begin(), key.end());
-    c.group =
-        groups.emplace(key, static_cast<uint32_t>(groups.size())).first->second;
-  }
+OwnershipSets searchOwnershipSets(DeadlockSearch &s) {
+  OwnershipSets out;
+  OwnershipSearch(s, out).run();
   return out;
 }
 
-} // namespace racepredict::analysis
+} // namespace racepredict::analysis::detail

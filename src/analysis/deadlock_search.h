@@ -9,6 +9,7 @@
 #include "racepredict/analysis/deadlock.h"
 #include "racepredict/analysis/deadlock_candidates.h"
 
+#include <deque>
 #include <map>
 
 namespace racepredict::analysis::detail {
@@ -51,6 +52,12 @@ public:
   /// one lock in conflicting modes. Always true without filters.
   bool consistent(ThreadId a, const Position &pa, ThreadId b,
                   const Position &pb) const;
+  /// The must-happen-before half of consistent(), for decided positions.
+  bool ordered(ThreadId a, const Position &pa, ThreadId b,
+               const Position &pb) const;
+  /// The lock half: no lock held by both in conflicting modes. Depends on
+  /// the held locks only, so the ownership search checks it on classes.
+  bool locksCompatible(const Position &pa, const Position &pb) const;
   /// `holds` contains a section of `lock` that excludes a request (any
   /// section for a write request, a write section for a read request).
   bool excludes(const std::vector<uint32_t> &holds, SymId lock,
@@ -79,7 +86,8 @@ public:
   /// Counts one search step; false once the budget is spent.
   bool step();
   bool stopped() const { return stats->truncated; }
-  /// Adds (or merges) a candidate; false once the limit is reached.
+  /// Adds a hang candidate (each member set once); false once the limit is
+  /// reached.
   bool emit(DeadlockCandidate c);
   std::vector<DeadlockCandidate> take();
 
@@ -90,7 +98,6 @@ private:
   std::vector<std::vector<uint32_t>> threadSections_;
   /// Held sections per member position, kept alive for Position::holds.
   std::map<std::pair<EventId, bool>, std::vector<uint32_t>> holdsAt_;
-  std::map<std::vector<DeadlockMember>, size_t> index_;
   /// Per thread, per semaphore: (position after the event, waits so far,
   /// seminit values and posts so far) for each of its events on it.
   struct SemStep {
@@ -103,8 +110,61 @@ private:
   std::vector<DeadlockCandidate> out_;
 };
 
+/// One solution of the ownership search, over classes of positions: a
+/// thread's blocking positions that every ownership rule treats alike (same
+/// operation, object and source line, same locks held in the same modes,
+/// same forks done, at the thread's first event or not) form one class, so
+/// the search runs on the abstract lock graph (GoodLock's: a loop's
+/// thousand acquisitions of one lock under another are one node) and the
+/// concrete instances are enumerated afterwards, lazily (InstanceCursor).
+struct OwnershipSet {
+  std::vector<ThreadId> threads; ///< the members, ascending
+  /// Per member: its class, the concrete positions sorted by event.
+  std::vector<const std::vector<Position> *> classes;
+  /// What every instance shares: per member (in `threads` order) unforked
+  /// and finishedHolders, and forksDone, connected, locksOnly; the
+  /// members' events are the instance's.
+  DeadlockCandidate shape;
+};
+
+struct OwnershipSets {
+  std::deque<std::vector<Position>> classes; ///< stable storage
+  std::vector<OwnershipSet> sets;
+};
+
 /// The ownership search (deadlock_candidates.cpp).
-void searchOwnershipSets(DeadlockSearch &s);
+OwnershipSets searchOwnershipSets(DeadlockSearch &s);
+
+/// The concrete instances of one ownership set in the order of their
+/// members sorted by event — the order of the whole candidate list — each
+/// consistent with must-happen-before and the semaphore counts
+/// (deadlock_instances.cpp).
+class InstanceCursor {
+public:
+  InstanceCursor(DeadlockSearch &s, const OwnershipSet &set);
+  /// Moves to the next instance; false when none is left or the search
+  /// budget is spent.
+  bool next();
+  const DeadlockCandidate &current() const { return cur_; }
+  const OwnershipSet &set() const { return *set_; }
+
+private:
+  enum class Fit { Ok, Early, Late };
+  Fit fit(size_t i, const Position &p, size_t depth) const;
+  uint32_t firstFit(size_t i, uint32_t from, EventId after, size_t depth) const;
+  bool accept();
+  DeadlockSearch *s_;
+  const OwnershipSet *set_;
+  size_t k_;
+  /// ptr_[d][i]: the next position of member i's class to try at depth d
+  /// (depth d picks the instance's d-th smallest event).
+  std::vector<std::vector<uint32_t>> ptr_;
+  std::vector<size_t> pick_;      ///< member picked at each depth
+  std::vector<char> assigned_;    ///< per member
+  std::vector<Position> decided_; ///< per thread, for the semaphore filter
+  bool started_ = false;
+  DeadlockCandidate cur_;
+};
 /// The hang search (hang_candidates.cpp).
 void searchHangs(DeadlockSearch &s);
 

@@ -22,6 +22,7 @@
 #include "racepredict/analysis/mhb.h"
 #include "racepredict/analysis/trace_index.h"
 
+#include <memory>
 #include <vector>
 
 namespace racepredict::analysis {
@@ -63,21 +64,55 @@ struct DeadlockCandidateOptions {
   /// Prune cuts the solver would reject anyway: positions that contradict
   /// must-happen-before, two members holding one lock. Accelerators only.
   bool filters = true;
+  /// Only what the default report can show: candidates whose members'
+  /// waits connect, each with every thread that a member blocks before
+  /// creating it among its members (a subset of those never-created threads
+  /// is the same cut: the report keeps the largest set; with a thousand
+  /// threads created after a blocked join, the subsets are 2^1000).
+  bool defaultReport = false;
   size_t maxCandidates = 100000; ///< 0 = no limit
   size_t maxSearchSteps = 20000000;
 };
 
 struct DeadlockCandidateStats {
   size_t blockingEvents = 0; ///< acq, racq, wait, join, semwait, barrier
-  size_t ownership = 0;      ///< ownership candidates
-  size_t hangs = 0;          ///< hang candidates
-  size_t lockCycles = 0;     ///< candidates where every member waits a lock
+  /// Candidates produced (a stream left early counts only those taken).
+  size_t ownership = 0;  ///< ownership candidates
+  size_t hangs = 0;      ///< hang candidates
+  size_t lockCycles = 0; ///< candidates where every member waits a lock
+  /// Solutions of the ownership search over classes of positions (the
+  /// abstract lock graph's cycles, joins and creations), each standing for
+  /// its concrete instances.
+  size_t ownershipSets = 0;
   size_t searchSteps = 0;
   bool truncated = false; ///< a limit was reached: candidates may be missing
 };
 
-/// Every candidate (ownership sets and hangs), sorted by members, merged
-/// when both searches produce the same members.
+namespace detail {
+struct CandidateStreamState;
+}
+
+/// The candidates (ownership sets and hangs) in the order of their members,
+/// merged when both searches produce the same members, built one at a time:
+/// the ownership search runs on classes of positions up front, and each
+/// class set's concrete instances are enumerated only when taken, so a
+/// group left by skipGroup() costs nothing more.
+class DeadlockCandidateStream {
+public:
+  DeadlockCandidateStream(const TraceIndex &idx, const MustHappenBefore &mhb,
+                          const DeadlockCandidateOptions &opts,
+                          DeadlockCandidateStats *stats);
+  ~DeadlockCandidateStream();
+  /// The next candidate; false when none is left or a limit was reached.
+  bool next(DeadlockCandidate &out);
+  /// No further candidate of this group is wanted.
+  void skipGroup(uint32_t group);
+
+private:
+  std::unique_ptr<detail::CandidateStreamState> st_;
+};
+
+/// Every candidate of the stream.
 std::vector<DeadlockCandidate>
 findDeadlockCandidates(const TraceIndex &idx, const MustHappenBefore &mhb,
                        const DeadlockCandidateOptions &opts,

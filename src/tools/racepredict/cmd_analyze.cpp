@@ -109,6 +109,8 @@ int runAnalyze(const AnalyzeArgs &a) {
                                 {"lock_cycles", ds.search.lockCycles},
                                 {"ownership_candidates", ds.search.ownership},
                                 {"hang_candidates", ds.search.hangs},
+                                {"ownership_sets", ds.search.ownershipSets},
+                                {"search_steps", ds.search.searchSteps},
                                 {"search_truncated", ds.search.truncated},
                                 {"solver_calls", ds.solverCalls},
                                 {"sliced_calls", ds.slicedCalls},

@@ -1,0 +1,180 @@
+//===- analysis/deadlock_stream.cpp - Candidates in order, on demand ---===//
+//
+// Merges the ownership sets' instance cursors (deadlock_instances.cpp) and
+// the hang candidates into one list sorted by members, the order the
+// predictor decides them in, and groups them for the default report. The
+// merge is lazy: a cursor advances only when its candidate is taken, and a
+// skipped group's cursors are dropped, so the default report of a loop
+// over the same locks decides the first feasible instance of each group
+// and never builds the others (Dirk and SPDOffline likewise check
+// abstract lock-graph cycles first and concrete instances on demand).
+//
+#include "deadlock_search.h"
+
+#include <algorithm>
+#include <array>
+#include <set>
+
+namespace racepredict::analysis {
+namespace detail {
+
+namespace {
+
+using GroupKey = std::vector<std::array<uint64_t, 3>>;
+
+// Group by the members' source locations, as races are grouped by their
+// pair of locations. An event without one (a hand-written trace) stands
+// for its "instruction" — thread, operation and object — so that a loop
+// over the same locks still makes one group, not one per iteration:
+// deadlock candidates combine positions, and per-event groups would make
+// the default report as exponential as --all-pairs. The default report's
+// candidates hold every thread their members leave uncreated
+// (DeadlockCandidateOptions::defaultReport); those threads block at no line
+// of their own and do not make a group of their own either.
+GroupKey groupKey(const trace::Trace &t,
+                  const std::vector<DeadlockMember> &members,
+                  bool defaultReport) {
+  GroupKey key;
+  for (const auto &m : members) {
+    if (defaultReport && m.unforked)
+      continue;
+    const trace::Event &ev = t.events[m.event];
+    if (ev.src)
+      key.push_back({1, ev.src, m.unforked});
+    else
+      key.push_back(
+          {0, uint64_t{ev.thread} << 8 | uint8_t(ev.kind),
+           uint64_t{ev.obj} << 33 | uint64_t{ev.aux} << 1 | m.unforked});
+  }
+  std::sort(key.begin(), key.end());
+  return key;
+}
+
+} // namespace
+
+struct CandidateStreamState {
+  CandidateStreamState(const TraceIndex &idx, const MustHappenBefore &mhb,
+                       const DeadlockCandidateOptions &o,
+                       DeadlockCandidateStats *st)
+      : opts(o), stats(st), search(idx, mhb, opts, st) {
+    sets = searchOwnershipSets(search);
+    stats->ownershipSets = sets.sets.size();
+    searchHangs(search);
+    hangs = search.take();
+    std::sort(hangs.begin(), hangs.end(),
+              [](const DeadlockCandidate &a, const DeadlockCandidate &b) {
+                return a.members < b.members;
+              });
+    cursors.reserve(sets.sets.size());
+    for (const OwnershipSet &set : sets.sets) {
+      InstanceCursor c(search, set);
+      if (!c.next())
+        continue;
+      keys.push_back(
+          groupKey(idx.trace(), c.current().members, opts.defaultReport));
+      heap.push_back(cursors.size());
+      cursors.push_back(std::move(c));
+    }
+    std::make_heap(heap.begin(), heap.end(), later());
+  }
+
+  /// Heap order: the cursor whose current candidate comes first on top.
+  struct Later {
+    const std::vector<InstanceCursor> *cursors;
+    bool operator()(size_t a, size_t b) const {
+      return (*cursors)[b].current().members < (*cursors)[a].current().members;
+    }
+  };
+  Later later() const { return {&cursors}; }
+
+  uint32_t groupOf(const GroupKey &key) {
+    return groups.emplace(key, static_cast<uint32_t>(groups.size()))
+        .first->second;
+  }
+
+  bool next(DeadlockCandidate &out) {
+    while (!stats->truncated) {
+      bool haveSet = !heap.empty(), haveHang = nextHang < hangs.size();
+      if (!haveSet && !haveHang)
+        return false;
+      bool fromSet =
+          haveSet && (!haveHang || !(hangs[nextHang].members <
+                                     cursors[heap.front()].current().members));
+      uint32_t g = fromSet ? groupOf(keys[heap.front()])
+                           : groupOf(groupKey(search.t, hangs[nextHang].members,
+                                              opts.defaultReport));
+      bool skip = skipped.count(g) != 0;
+      if (fromSet) {
+        std::pop_heap(heap.begin(), heap.end(), later());
+        size_t i = heap.back();
+        heap.pop_back();
+        if (skip)
+          continue; // the whole cursor: its instances share the group
+        out = cursors[i].current();
+        if (cursors[i].next()) {
+          heap.push_back(i);
+          std::push_heap(heap.begin(), heap.end(), later());
+        }
+        if (nextHang < hangs.size() && hangs[nextHang].members == out.members)
+          out.hang = true, ++nextHang;
+      } else {
+        ++nextHang;
+        if (skip)
+          continue;
+        out = hangs[nextHang - 1];
+      }
+      out.group = g;
+      (out.ownership ? stats->ownership : stats->hangs) += 1;
+      stats->lockCycles += out.locksOnly;
+      if (opts.maxCandidates && ++produced >= opts.maxCandidates)
+        stats->truncated = true;
+      return true;
+    }
+    return false;
+  }
+
+  DeadlockCandidateOptions opts;
+  DeadlockCandidateStats *stats;
+  DeadlockSearch search;
+  OwnershipSets sets;
+  std::vector<InstanceCursor> cursors;
+  std::vector<GroupKey> keys; ///< per cursor: its instances' group
+  std::vector<size_t> heap;   ///< cursors with an instance left
+  std::vector<DeadlockCandidate> hangs;
+  size_t nextHang = 0;
+  std::map<GroupKey, uint32_t> groups;
+  std::set<uint32_t> skipped;
+  size_t produced = 0;
+};
+
+} // namespace detail
+
+DeadlockCandidateStream::DeadlockCandidateStream(
+    const TraceIndex &idx, const MustHappenBefore &mhb,
+    const DeadlockCandidateOptions &opts, DeadlockCandidateStats *stats)
+    : st_(std::make_unique<detail::CandidateStreamState>(idx, mhb, opts,
+                                                         stats)) {}
+
+DeadlockCandidateStream::~DeadlockCandidateStream() = default;
+
+bool DeadlockCandidateStream::next(DeadlockCandidate &out) {
+  return st_->next(out);
+}
+
+void DeadlockCandidateStream::skipGroup(uint32_t group) {
+  st_->skipped.insert(group);
+}
+
+std::vector<DeadlockCandidate>
+findDeadlockCandidates(const TraceIndex &idx, const MustHappenBefore &mhb,
+                       const DeadlockCandidateOptions &opts,
+                       DeadlockCandidateStats *stats) {
+  DeadlockCandidateStream stream(idx, mhb, opts, stats);
+  std::vector<DeadlockCandidate> out;
+  DeadlockCandidate c;
+  while (stream.next(c))
+    out.push_back(c);
+  return out;
+}
+
+} // namespace racepredict::analysis
