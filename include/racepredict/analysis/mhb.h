@@ -22,7 +22,10 @@
 // Memory (issue 7): a thread's clock only changes at events with an
 // incoming cross-thread edge, so clocks are stored at those change points
 // only (per thread, by position); any event's clock is the last change
-// point at or before it plus its own position.
+// point at or before it plus its own position. The stored clocks share
+// the nodes of a trie over thread ids (issue 21 item 7, clock_store.h): a
+// clock costs what its thread knows, not one entry per thread, and an
+// entry is read in O(log(change points) + log(threads)).
 //
 #pragma once
 
