@@ -7,22 +7,23 @@ namespace racepredict::analysis {
 
 ClockStore::ClockStore(size_t threads, unsigned maxWidth) {
   // The copies of joinRec/applyRec hold at most 64 slots.
-  size_t widest = std::clamp(maxWidth, 2u, 64u);
-  w_ = static_cast<unsigned>(std::clamp<size_t>(threads, 1, widest));
+  unsigned widest = std::clamp(maxWidth, 2u, 64u);
   pow_.push_back(1);
-  while (pow_.back() * w_ < threads) {
-    pow_.push_back(pow_.back() * w_);
-    ++depth_;
+  if (threads <= widest) {
+    w_ = static_cast<unsigned>(std::max<size_t>(threads, 1)); // one leaf
+  } else {
+    w_ = widest;
+    while ((1u << shift_) < w_)
+      ++shift_;
+    mask_ = w_ - 1;
+    while (pow_.back() * w_ < threads) {
+      pow_.push_back(pow_.back() * w_);
+      ++depth_;
+    }
   }
   // Node 0: the all-zero subtree, whatever its level.
   slots_.assign(w_, 0);
   level_.push_back(0);
-}
-
-uint32_t ClockStore::get(Ref c, ThreadId u) const {
-  for (unsigned l = depth_; l-- > 0 && c != 0;)
-    c = slots_[size_t{c} * w_ + slotOf(u, l)];
-  return c;
 }
 
 ClockStore::Ref ClockStore::make(const uint32_t *slots, unsigned level) {
@@ -82,19 +83,24 @@ ClockStore::Ref ClockStore::applyRec(Ref a,
   uint32_t as[64], out[64];
   std::copy_n(&slots_[size_t{a} * w_], w_, as);
   bool changed = false;
+  if (level == 0) {
+    std::copy_n(as, w_, out);
+    for (; lo != hi; ++lo) {
+      uint32_t &o = out[lo->first - base];
+      uint32_t v = raiseOnly ? std::max(o, lo->second) : lo->second;
+      changed |= lo->first != keep && v != o;
+      if (lo->first != keep)
+        o = v;
+    }
+    return changed ? make(out, level) : a;
+  }
   for (unsigned i = 0; i < w_; ++i) {
     uint64_t sub = base + i * pow_[level];
     uint64_t end = sub + pow_[level];
     const auto *mid = lo;
     while (mid != hi && mid->first < end)
       ++mid;
-    if (level == 0) {
-      out[i] = as[i];
-      if (lo != mid && sub != keep)
-        out[i] = raiseOnly ? std::max(as[i], lo->second) : lo->second;
-    } else {
-      out[i] = applyRec(as[i], lo, mid, level - 1, sub, keep, raiseOnly);
-    }
+    out[i] = applyRec(as[i], lo, mid, level - 1, sub, keep, raiseOnly);
     changed |= out[i] != as[i];
     lo = mid;
   }

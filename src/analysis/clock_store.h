@@ -32,9 +32,14 @@ public:
   /// Entries listed by ascending thread.
   using Entries = std::vector<std::pair<ThreadId, uint32_t>>;
 
+  /// maxWidth: a power of two, at most 64.
   explicit ClockStore(size_t threads, unsigned maxWidth = 16);
 
-  uint32_t get(Ref c, ThreadId u) const;
+  uint32_t get(Ref c, ThreadId u) const {
+    for (unsigned l = depth_; l-- > 0 && c != 0;)
+      c = slots_[size_t{c} * w_ + slotOf(u, l)];
+    return c;
+  }
   /// The entry-wise maximum of a and b, where b's entry of `over` (unless
   /// kNone) reads as `overValue` (an event's own entry, which its thread's
   /// stored clock does not hold) and a's entry of `keep` (unless kNone)
@@ -62,7 +67,7 @@ private:
   /// Threads covered by a node at `level` (0: leaves).
   uint64_t cover(unsigned level) const { return pow_[level] * w_; }
   unsigned slotOf(ThreadId u, unsigned level) const {
-    return static_cast<unsigned>(u / pow_[level] % w_);
+    return (u >> (shift_ * level)) & mask_;
   }
   bool inside(ThreadId u, unsigned level, uint64_t base) const {
     return u != kNone && u >= base && u < base + cover(level);
@@ -88,7 +93,10 @@ private:
     }
   }
 
-  unsigned w_ = 1, depth_ = 1;
+  /// W is the thread count if it fits one leaf, else a power of two:
+  /// slots by shifts, no division.
+  unsigned w_ = 1, depth_ = 1, shift_ = 0;
+  uint32_t mask_ = ~0u;
   /// pow_[l] = W^l: the threads below one slot of a node at level l.
   std::vector<uint64_t> pow_;
   /// Node i's W slots at [i·W, (i+1)·W): children, or entries in leaves.

@@ -165,14 +165,13 @@ bool DerivedRules::readsFeeding(EventId y, Clock &c) {
         reads.push_back(*d);
   }
   bool grew = false;
-  ClockEntries meet;
   for (EventId r : reads) {
     EventId &slot = recentDone_[u][r % kRecent];
     if (slot == r)
       continue; // joined at an earlier branch of u: y inherits it
     slot = r;
-    if (meetOfWriters(r, meet))
-      grew |= pass_.joinEntries(c, u, meet);
+    if (meetOfWriters(r, meet_))
+      grew |= pass_.joinEntries(c, u, meet_);
     grew |= counted(r, c);
   }
   return grew;
@@ -184,6 +183,7 @@ bool DerivedRules::meetOfWriters(EventId r, ClockEntries &meet) {
   ThreadId tr = re.thread;
   uint32_t pr = idx_.posInThread(r);
   int64_t v = idx_.readValue(r);
+  Clock rc = pass_.reached(r); // r precedes the branch being processed
   // Per thread that writes the location: its last write that must precede
   // r (`known`), and the first position of its writes that may still be
   // r's last writer (`low`).
@@ -196,7 +196,7 @@ bool DerivedRules::meetOfWriters(EventId r, ClockEntries &meet) {
   forEachThreadRun(
       t, idx_.writesByThread(re.obj),
       [&](ThreadId u, const EventId *lo, const EventId *hi) {
-        uint32_t bound = u == tr ? pr : pass_.entryOf(r, u);
+        uint32_t bound = u == tr ? pr : pass_.get(rc, u);
         const EventId *it = firstFrom(idx_, lo, hi, bound);
         EventId k = it == lo ? kNone : it[-1];
         writers.push_back({u, k, k == kNone ? 0 : idx_.posInThread(k)});
@@ -244,10 +244,15 @@ bool DerivedRules::meetOfWriters(EventId r, ClockEntries &meet) {
                        return;
                      }
                      // The meet only keeps entries all of them have.
+                     pass_.entriesOf(w, entries_);
                      size_t kept = 0;
-                     for (auto [x, e] : meet)
-                       if (uint32_t m = std::min(e, pass_.entryOf(w, x)))
-                         meet[kept++] = {x, m};
+                     auto it = entries_.begin();
+                     for (auto [x, e] : meet) {
+                       while (it != entries_.end() && it->first < x)
+                         ++it;
+                       if (it != entries_.end() && it->first == x)
+                         meet[kept++] = {x, std::min(e, it->second)};
+                     }
                      meet.resize(kept);
                    });
   // No write can feed r: the branch never runs; nothing is derived.

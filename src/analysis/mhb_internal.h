@@ -135,7 +135,7 @@ private:
   size_t nt_;
   EventId at_ = 0; ///< the event being processed
   ClockTable table_;
-  ClockEntries scratch_;
+  ClockEntries scratch_, lower_;
   bool changed_ = false;
 };
 
@@ -187,7 +187,7 @@ private:
   /// Per counter: its root precedes every other access (by the previous
   /// pass's clocks), so the counted writes all follow it.
   std::vector<char> rootHolds_;
-  ClockEntries entries_;
+  ClockEntries entries_, meet_;
 };
 
 } // namespace racepredict::analysis

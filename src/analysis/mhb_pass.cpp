@@ -93,13 +93,14 @@ bool MhbPass::joinEntries(Clock &c, ThreadId self, const ClockEntries &from) {
 void MhbPass::clip(EventId e, Clock &c) {
   ThreadId te = idx_.trace().events[e].thread;
   uint32_t pe = idx_.posInThread(e);
-  ClockEntries lower;
+  Clock bound = prev_ ? prev_->at(te, pe) : 0;
+  lower_.clear();
   table_.store.forEach(c, [&](ThreadId u, uint32_t v) {
-    uint32_t bound = prev_ ? prev_->entry(te, pe, u) : observed(e, u);
-    if (u != te && v > bound)
-      lower.emplace_back(u, bound);
+    uint32_t b = prev_ ? prev_->store.get(bound, u) : observed(e, u);
+    if (u != te && v > b)
+      lower_.emplace_back(u, b);
   });
-  c = table_.store.assign(c, lower);
+  c = table_.store.assign(c, lower_);
 }
 
 // Φ_mhb's edges (docs/semantics.md); each source precedes its target in
