@@ -10,14 +10,6 @@ namespace racepredict::analysis {
 
 using trace::Event;
 
-uint32_t ClockTable::changeAt(ThreadId t, uint32_t p) const {
-  const auto &ps = pos[t];
-  auto it = std::upper_bound(ps.begin(), ps.end(), p);
-  if (it == ps.begin())
-    return kNone;
-  return static_cast<uint32_t>(it - ps.begin()) - 1;
-}
-
 unsigned __int128 ClockTable::mass(const TraceIndex &idx) const {
   std::vector<uint64_t> sums = store.sums();
   unsigned __int128 m = 0;

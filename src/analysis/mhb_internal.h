@@ -17,6 +17,7 @@
 #include "clock_store.h"
 #include "racepredict/analysis/mhb.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace racepredict::analysis {
@@ -39,7 +40,18 @@ struct ClockTable {
 
   /// Index of the last change point of thread t at or before position p,
   /// or kNone.
-  uint32_t changeAt(ThreadId t, uint32_t p) const;
+  uint32_t changeAt(ThreadId t, uint32_t p) const {
+    const auto &ps = pos[t];
+    // Most queries are before the first or after the last (most threads
+    // have one or two change points).
+    if (ps.empty() || p < ps.front())
+      return kNone;
+    if (p >= ps.back())
+      return static_cast<uint32_t>(ps.size()) - 1;
+    return static_cast<uint32_t>(std::upper_bound(ps.begin(), ps.end(), p) -
+                                 ps.begin()) -
+           1;
+  }
   /// The stored clock of the event at position p of thread t.
   Clock at(ThreadId t, uint32_t p) const {
     uint32_t k = changeAt(t, p);
