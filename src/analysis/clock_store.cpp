@@ -107,6 +107,25 @@ ClockStore::Ref ClockStore::applyRec(Ref a,
   return changed ? make(out, level) : a;
 }
 
+ThreadId ClockStore::diffRec(Ref a, Ref b, unsigned level, uint64_t base,
+                             ThreadId from) const {
+  if (a == b || base + cover(level) <= from)
+    return kNone;
+  const uint32_t *as = &slots_[size_t{a} * w_], *bs = &slots_[size_t{b} * w_];
+  unsigned i =
+      from > base ? static_cast<unsigned>((from - base) / pow_[level]) : 0;
+  for (; i < w_; ++i) {
+    if (as[i] == bs[i])
+      continue;
+    uint64_t sub = base + i * pow_[level];
+    if (level == 0)
+      return static_cast<ThreadId>(sub);
+    if (ThreadId d = diffRec(as[i], bs[i], level - 1, sub, from); d != kNone)
+      return d;
+  }
+  return kNone;
+}
+
 std::vector<uint64_t> ClockStore::sums() const {
   std::vector<uint64_t> s(nodes(), 0);
   for (size_t n = 1; n < s.size(); ++n)

@@ -51,6 +51,11 @@ public:
   Ref raise(Ref a, const Entries &e, ThreadId keep);
   /// Sets a's entries to those of `e`.
   Ref assign(Ref a, const Entries &e);
+  /// The least thread u >= from whose entries in a and b differ, or kNone:
+  /// subtrees the two share are skipped whole.
+  ThreadId firstDifference(Ref a, Ref b, ThreadId from) const {
+    return diffRec(a, b, depth_ - 1, 0, from);
+  }
   /// Calls f(thread, value) for the non-zero entries, by ascending thread.
   template <typename F> void forEach(Ref c, F f) const {
     forEachRec(c, depth_ - 1, 0, f);
@@ -78,6 +83,8 @@ private:
   Ref applyRec(Ref a, const std::pair<ThreadId, uint32_t> *lo,
                const std::pair<ThreadId, uint32_t> *hi, unsigned level,
                uint64_t base, ThreadId keep, bool raiseOnly);
+  ThreadId diffRec(Ref a, Ref b, unsigned level, uint64_t base,
+                   ThreadId from) const;
   template <typename F>
   void forEachRec(Ref c, unsigned level, uint64_t base, F &f) const {
     if (c == 0)

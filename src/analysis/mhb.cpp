@@ -63,6 +63,7 @@ MustHappenBefore::MustHappenBefore(const TraceIndex &idx, MhbOptions opts)
     // nothing is a fixpoint, which is sound (docs/slicing.md). Stopped
     // early it is not: the explicit table stays then.
     DerivedFacts facts(idx);
+    facts.fewLockThreads = opts.fewLockThreads;
     // Nothing to derive: the explicit clocks are the fixpoint.
     if (!facts.anyRule)
       opts.maxPasses = 0;

@@ -92,6 +92,7 @@ struct DerivedFacts {
   std::vector<Counter> counters;
   /// Per lock: the threads that take it, if more than one (else empty).
   std::vector<std::vector<ThreadId>> lockThreads;
+  size_t fewLockThreads = 16; ///< MhbOptions::fewLockThreads
   /// Per semaphore: its waits and its token sources (posts, inits), each
   /// ordered by (thread, index).
   std::vector<std::vector<EventId>> semWaits, semSources;
@@ -128,6 +129,9 @@ public:
     return table_.at(idx_.trace().events[x].thread, idx_.posInThread(x));
   }
   uint32_t get(Clock c, ThreadId u) const { return table_.store.get(c, u); }
+  ThreadId firstDifference(Clock a, Clock b, ThreadId from) const {
+    return table_.store.firstDifference(a, b, from);
+  }
   /// Joins the clock of x into c (a clock of thread self); true if any
   /// entry grew.
   bool join(Clock &c, ThreadId self, EventId x);
@@ -167,6 +171,10 @@ private:
   bool readsFeeding(EventId branch, Clock &c);
   bool meetOfWriters(EventId r, ClockEntries &meet);
   bool exclusion(EventId e, Clock &c);
+  /// The release of thread t's section that an event inside b, whose clock
+  /// has `known` as t's entry, must follow (and does not yet), or kNone.
+  EventId releaseToFollow(const LockSection &b, ThreadId t,
+                          uint32_t known) const;
   bool tokens(EventId wait, Clock &c);
   bool counted(EventId r, Clock &c);
   void checkRoots();
@@ -200,6 +208,9 @@ private:
   /// pass's clocks), so the counted writes all follow it.
   std::vector<char> rootHolds_;
   ClockEntries entries_, meet_;
+  /// Per (lock, read mode): the last clock that exclusion left with
+  /// nothing to join for a section of that lock and mode.
+  std::vector<Clock> closed_;
 };
 
 } // namespace racepredict::analysis

@@ -44,6 +44,11 @@ struct MhbOptions {
   /// Passes of the fixpoint before giving it up for the explicit edges
   /// alone (an unfinished fixpoint is not sound).
   unsigned maxPasses = 12;
+  /// Lock exclusion looks at every thread that takes a lock of up to this
+  /// many threads; beyond, only at threads whose entries changed since the
+  /// rule last had nothing to add for that lock (the same edges, in the
+  /// same order: tests compare the two ways).
+  size_t fewLockThreads = 16;
 };
 
 struct MhbStats {

@@ -103,6 +103,15 @@ TEST(ClockStore, SharedClocksEqualDenseOnes) {
         }
         k.refs.push_back(r);
         k.dense.push_back(d);
+        // The first difference from a random thread on, between two clocks.
+        size_t x = any(k.refs.size()), y = any(k.refs.size());
+        ThreadId from = static_cast<ThreadId>(any(nt + 1));
+        ThreadId want = kNone;
+        for (ThreadId u = from; u < nt && want == kNone; ++u)
+          if (k.dense[x][u] != k.dense[y][u])
+            want = u;
+        ASSERT_EQ(k.store.firstDifference(k.refs[x], k.refs[y], from), want)
+            << "nt " << nt << " width " << width << " step " << step;
         // The new clock, and a few old ones (never modified in place).
         for (size_t i : {k.refs.size() - 1, any(k.refs.size()), a, b}) {
           std::string why = k.mismatch(i);
