@@ -10,35 +10,15 @@ namespace racepredict::analysis {
 
 using trace::Event;
 
-uint32_t ClockTable::changeAt(ThreadId t, uint32_t p) const {
-  const auto &ps = pos[t];
-  auto it = std::upper_bound(ps.begin(), ps.end(), p);
-  if (it == ps.begin())
-    return kNone;
-  return static_cast<uint32_t>(it - ps.begin()) - 1;
-}
-
-void ClockTable::full(ThreadId t, uint32_t p, uint32_t *out) const {
-  uint32_t k = changeAt(t, p);
-  if (k == kNone)
-    std::fill(out, out + nt, 0);
-  else
-    std::copy(clk[t].begin() + size_t{k} * nt,
-              clk[t].begin() + size_t{k + 1} * nt, out);
-  out[t] = p + 1;
-}
-
 unsigned __int128 ClockTable::mass(const TraceIndex &idx) const {
+  std::vector<uint64_t> sums = store.sums();
   unsigned __int128 m = 0;
   for (ThreadId t = 0; t < nt; ++t) {
     size_t len = idx.threadEvents(t).size();
     for (size_t k = 0; k < pos[t].size(); ++k) {
       size_t span = (k + 1 < pos[t].size() ? pos[t][k + 1] : len) - pos[t][k];
-      uint64_t sum = 0;
-      for (ThreadId u = 0; u < nt; ++u)
-        if (u != t)
-          sum += clk[t][k * nt + u];
-      m += static_cast<unsigned __int128>(sum) * span;
+      // The stored clocks hold no own entry: their sum is the others'.
+      m += static_cast<unsigned __int128>(sums[clocks[t][k]]) * span;
     }
   }
   return m;
@@ -83,6 +63,7 @@ MustHappenBefore::MustHappenBefore(const TraceIndex &idx, MhbOptions opts)
     // nothing is a fixpoint, which is sound (docs/slicing.md). Stopped
     // early it is not: the explicit table stays then.
     DerivedFacts facts(idx);
+    facts.fewLockThreads = opts.fewLockThreads;
     // Nothing to derive: the explicit clocks are the fixpoint.
     if (!facts.anyRule)
       opts.maxPasses = 0;
@@ -125,19 +106,13 @@ EventId MustHappenBefore::firstSuccessorIn(ThreadId t, EventId x) const {
   uint32_t need = idx_.posInThread(x) + 1;
   // Clock entries grow along program order and change only at change
   // points: binary search them for the first that has seen x.
-  const auto &ps = table_->pos[t];
-  const auto &clk = table_->clk[t];
-  size_t nt = table_->nt, lo = 0, hi = ps.size();
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (clk[mid * nt + tx] < need)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  if (lo == ps.size())
+  const auto &cs = table_->clocks[t];
+  auto it = std::partition_point(cs.begin(), cs.end(), [&](Clock c) {
+    return table_->store.get(c, tx) < need;
+  });
+  if (it == cs.end())
     return kNone;
-  return idx_.threadEvents(t)[ps[lo]];
+  return idx_.threadEvents(t)[table_->pos[t][it - cs.begin()]];
 }
 
 bool MustHappenBefore::ordered(EventId a, EventId b) const {

@@ -140,7 +140,7 @@ void DerivedRules::checkRoots() {
   }
 }
 
-bool DerivedRules::counted(EventId r, uint32_t *c) {
+bool DerivedRules::counted(EventId r, Clock &c) {
   const trace::Trace &t = idx_.trace();
   const Event &re = t.events[r];
   uint32_t ci = facts_.counterOf[re.obj];
@@ -149,10 +149,11 @@ bool DerivedRules::counted(EventId r, uint32_t *c) {
   const Counter &k = facts_.counters[ci];
   ThreadId tr = re.thread;
   uint32_t pr = idx_.posInThread(r);
-  pass_.clockOf(r, buf_.data());
+  // r precedes the branch being processed: this pass has its clock.
+  Clock rc = pass_.reached(r);
   int64_t net = idx_.readValue(r) - k.start;
-  int64_t incs = mustPrecede(k.incs, tr, pr, buf_.data());
-  int64_t decs = mustPrecede(k.decs, tr, pr, buf_.data());
+  int64_t incs = mustPrecede(k.incs, tr, pr, rc);
+  int64_t decs = mustPrecede(k.decs, tr, pr, rc);
   ThreadId self = t.events[r].thread;
   bool grew = false;
   std::vector<EventId> may;

@@ -23,7 +23,7 @@
 #include "mhb_internal.h"
 
 #include <algorithm>
-#include <limits>
+#include <tuple>
 
 namespace racepredict::analysis {
 
@@ -106,11 +106,11 @@ DerivedRules::DerivedRules(MhbPass &pass, const DerivedFacts &facts)
     : pass_(pass), idx_(pass.index()), facts_(facts), nt_(idx_.numThreads()),
       pending_(nt_), recentDone_(nt_, std::vector<EventId>(kRecent, kNone)),
       open_(nt_), lastPlain_(nt_, 0), rootHolds_(facts.counters.size(), 1),
-      buf_(nt_), buf2_(nt_) {
+      closed_(2 * facts.lockThreads.size(), 0) {
   checkRoots();
 }
 
-bool DerivedRules::apply(EventId e, uint32_t *c, bool changed) {
+bool DerivedRules::apply(EventId e, Clock &c, bool changed) {
   const Event &ev = idx_.trace().events[e];
   bool opened = updateOpen(e);
   bool grew = false;
@@ -150,7 +150,7 @@ bool DerivedRules::updateOpen(EventId e) {
   return true;
 }
 
-bool DerivedRules::readsFeeding(EventId y, uint32_t *c) {
+bool DerivedRules::readsFeeding(EventId y, Clock &c) {
   const trace::Trace &t = idx_.trace();
   const Event &ev = t.events[y];
   ThreadId u = ev.thread;
@@ -166,26 +166,25 @@ bool DerivedRules::readsFeeding(EventId y, uint32_t *c) {
         reads.push_back(*d);
   }
   bool grew = false;
-  std::vector<uint32_t> meet;
   for (EventId r : reads) {
     EventId &slot = recentDone_[u][r % kRecent];
     if (slot == r)
       continue; // joined at an earlier branch of u: y inherits it
     slot = r;
-    if (meetOfWriters(r, meet))
-      grew |= pass_.joinClock(c, u, meet.data());
+    if (meetOfWriters(r, meet_))
+      grew |= pass_.joinEntries(c, u, meet_);
     grew |= counted(r, c);
   }
   return grew;
 }
 
-bool DerivedRules::meetOfWriters(EventId r, std::vector<uint32_t> &meet) {
+bool DerivedRules::meetOfWriters(EventId r, ClockEntries &meet) {
   const trace::Trace &t = idx_.trace();
   const Event &re = t.events[r];
   ThreadId tr = re.thread;
   uint32_t pr = idx_.posInThread(r);
   int64_t v = idx_.readValue(r);
-  pass_.clockOf(r, buf_.data());
+  Clock rc = pass_.reached(r); // r precedes the branch being processed
   // Per thread that writes the location: its last write that must precede
   // r (`known`), and the first position of its writes that may still be
   // r's last writer (`low`).
@@ -198,7 +197,7 @@ bool DerivedRules::meetOfWriters(EventId r, std::vector<uint32_t> &meet) {
   forEachThreadRun(
       t, idx_.writesByThread(re.obj),
       [&](ThreadId u, const EventId *lo, const EventId *hi) {
-        uint32_t bound = u == tr ? pr : buf_[u];
+        uint32_t bound = u == tr ? pr : pass_.get(rc, u);
         const EventId *it = firstFrom(idx_, lo, hi, bound);
         EventId k = it == lo ? kNone : it[-1];
         writers.push_back({u, k, k == kNone ? 0 : idx_.posInThread(k)});
@@ -209,15 +208,13 @@ bool DerivedRules::meetOfWriters(EventId r, std::vector<uint32_t> &meet) {
       continue;
     anyKnown = true;
     // A write that must precede k.known cannot be r's last writer.
-    pass_.clockOf(k.known, buf2_.data());
     for (Writer &w : writers)
       if (w.u != k.u)
-        w.low = std::max(w.low, buf2_[w.u]);
+        w.low = std::max(w.low, pass_.entryOf(k.known, w.u));
   }
   auto init = idx_.initialValue(re.obj);
   if (!anyKnown && init && *init == v)
     return false; // r may read the initial value: nothing is needed
-  meet.assign(nt_, std::numeric_limits<uint32_t>::max());
   bool any = false;
   size_t wi = 0;
   forEachThreadRun(t, idx_.writesOfValue(re.obj, v),
@@ -242,55 +239,94 @@ bool DerivedRules::meetOfWriters(EventId r, std::vector<uint32_t> &meet) {
                      }
                      // The earliest possible writer of u: a later one needs
                      // more.
-                     pass_.clockOf(w, buf2_.data());
-                     for (ThreadId x = 0; x < nt_; ++x)
-                       meet[x] = std::min(meet[x], buf2_[x]);
-                     any = true;
+                     if (!any) {
+                       pass_.entriesOf(w, meet);
+                       any = true;
+                       return;
+                     }
+                     // The meet only keeps entries all of them have.
+                     pass_.entriesOf(w, entries_);
+                     size_t kept = 0;
+                     auto it = entries_.begin();
+                     for (auto [x, e] : meet) {
+                       while (it != entries_.end() && it->first < x)
+                         ++it;
+                       if (it != entries_.end() && it->first == x)
+                         meet[kept++] = {x, std::min(e, it->second)};
+                     }
+                     meet.resize(kept);
                    });
   // No write can feed r: the branch never runs; nothing is derived.
   return any;
 }
 
-bool DerivedRules::exclusion(EventId e, uint32_t *c) {
+EventId DerivedRules::releaseToFollow(const LockSection &b, ThreadId t,
+                                      uint32_t known) const {
+  if (known == 0)
+    return kNone;
+  const auto &sections = idx_.sections();
+  // The latest section of t on the lock whose acquire e must follow.
+  Span<uint32_t> secs = idx_.sectionsOf(b.lock, t);
+  auto it = std::lower_bound(
+      secs.begin(), secs.end(), known, [&](uint32_t si, uint32_t know) {
+        return idx_.posInThread(sections[si].acquire) < know;
+      });
+  const LockSection *a = nullptr;
+  while (it != secs.begin()) {
+    const LockSection &s = sections[*--it];
+    if (!(s.readMode && b.readMode)) {
+      a = &s;
+      break;
+    }
+  }
+  if (!a || a->release == kNone)
+    return kNone; // (never released: e cannot run; nothing derived)
+  // A wait releases in its first half: what precedes it is known.
+  EventId src = a->releasedByWait ? idx_.poPrev(a->release) : a->release;
+  if (src == kNone || known > idx_.posInThread(src))
+    return kNone;
+  return src;
+}
+
+bool DerivedRules::exclusion(EventId e, Clock &c) {
   ThreadId u = idx_.trace().events[e].thread;
   const auto &sections = idx_.sections();
-  bool grew = false;
-  for (bool again = true; again;) {
+  bool grew = false, again = true;
+  auto check = [&](const LockSection &b, ThreadId t) {
+    if (t == u)
+      return;
+    EventId src = releaseToFollow(b, t, pass_.get(c, t));
+    if (src != kNone && pass_.join(c, u, src))
+      grew = again = true;
+  };
+  while (again) {
     again = false;
     for (uint32_t bi : open_[u]) {
       const LockSection &b = sections[bi];
-      for (ThreadId t : facts_.lockThreads[b.lock]) {
-        if (t == u || c[t] == 0)
-          continue;
-        // The latest section of t on the lock whose acquire e must follow.
-        Span<uint32_t> secs = idx_.sectionsOf(b.lock, t);
-        auto it = std::lower_bound(
-            secs.begin(), secs.end(), c[t], [&](uint32_t si, uint32_t know) {
-              return idx_.posInThread(sections[si].acquire) < know;
-            });
-        const LockSection *a = nullptr;
-        while (it != secs.begin()) {
-          const LockSection &s = sections[*--it];
-          if (!(s.readMode && b.readMode)) {
-            a = &s;
-            break;
-          }
-        }
-        if (!a || a->release == kNone)
-          continue; // (never released: e cannot run; nothing derived)
-        // A wait releases in its first half: what precedes it is known.
-        EventId src = a->releasedByWait ? idx_.poPrev(a->release) : a->release;
-        if (src == kNone || c[t] > idx_.posInThread(src))
-          continue;
-        if (pass_.join(c, u, src))
-          grew = again = true;
+      const auto &ts = facts_.lockThreads[b.lock];
+      if (ts.size() <= facts_.fewLockThreads) {
+        for (ThreadId t : ts)
+          check(b, t);
+        continue;
       }
+      // Which release a thread t needs depends on c's entry of t alone,
+      // and a closed clock (the rule had nothing to add) needs none: only
+      // threads whose entries differ from it can, visited in the same
+      // order as above (thread churn: 40,000 threads take the lock, a
+      // new one knows all the ended ones and needs nothing from them).
+      Clock closed = closed_[2 * size_t{b.lock} + b.readMode];
+      for (ThreadId t = pass_.firstDifference(closed, c, 0); t != kNone;
+           t = pass_.firstDifference(closed, c, t + 1))
+        if (std::binary_search(ts.begin(), ts.end(), t))
+          check(b, t);
     }
   }
+  for (uint32_t bi : open_[u])
+    closed_[2 * size_t{sections[bi].lock} + sections[bi].readMode] = c;
   return grew;
 }
 
-bool DerivedRules::tokens(EventId w, uint32_t *c) {
+bool DerivedRules::tokens(EventId w, Clock &c) {
   const trace::Trace &t = idx_.trace();
   const Event &we = t.events[w];
   ThreadId u = we.thread;
@@ -311,11 +347,12 @@ bool DerivedRules::tokens(EventId w, uint32_t *c) {
 
 int64_t DerivedRules::mustPrecede(const std::vector<EventId> &events,
                                   ThreadId self, uint32_t pos,
-                                  const uint32_t *clock) const {
+                                  Clock clock) const {
   int64_t n = 0;
   forEachThreadRun(idx_.trace(), {events.data(), events.data() + events.size()},
                    [&](ThreadId x, const EventId *lo, const EventId *hi) {
-                     n += firstFrom(idx_, lo, hi, x == self ? pos : clock[x]) -
+                     n += firstFrom(idx_, lo, hi,
+                                    x == self ? pos : pass_.get(clock, x)) -
                           lo;
                    });
   return n;
@@ -340,31 +377,37 @@ bool DerivedRules::mayPrecede(const std::vector<EventId> &events, ThreadId self,
 
 bool DerivedRules::joinKthSmallest(const std::vector<EventId> &sources,
                                    const std::vector<int64_t> &weight,
-                                   int64_t k, ThreadId self, uint32_t *c) {
+                                   int64_t k, ThreadId self, Clock &c) {
   int64_t total = 0;
   for (int64_t w : weight)
     total += w;
   if (k <= 0 || total < k)
     return false; // nothing needed, or never enough: nothing derived
-  std::vector<uint32_t> clocks(sources.size() * nt_);
-  for (size_t i = 0; i < sources.size(); ++i)
-    pass_.clockOf(sources[i], clocks.data() + i * nt_);
-  std::vector<std::pair<uint32_t, int64_t>> col(sources.size());
-  std::vector<uint32_t> derived(nt_, 0);
-  for (ThreadId x = 0; x < nt_; ++x) {
-    if (x == self)
-      continue;
-    for (size_t i = 0; i < sources.size(); ++i)
-      col[i] = {clocks[i * nt_ + x], weight[i]};
-    std::sort(col.begin(), col.end());
-    int64_t sum = 0;
-    for (const auto &[entry, wgt] : col)
-      if ((sum += wgt) >= k) {
-        derived[x] = entry;
-        break;
-      }
+  // (thread, entry, weight) of every non-zero entry of the sources'
+  // clocks; a source without an entry for a thread has 0 there.
+  std::vector<std::tuple<ThreadId, uint32_t, int64_t>> col;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    pass_.entriesOf(sources[i], entries_);
+    for (auto [x, e] : entries_)
+      if (x != self)
+        col.emplace_back(x, e, weight[i]);
   }
-  return pass_.joinClock(c, self, derived.data());
+  std::sort(col.begin(), col.end());
+  ClockEntries derived;
+  for (size_t i = 0; i < col.size();) {
+    ThreadId x = std::get<0>(col[i]);
+    size_t end = i;
+    int64_t present = 0;
+    for (; end < col.size() && std::get<0>(col[end]) == x; ++end)
+      present += std::get<2>(col[end]);
+    // The zero entries come first.
+    int64_t sum = total - present;
+    for (; sum < k && i < end; ++i)
+      if ((sum += std::get<2>(col[i])) >= k)
+        derived.emplace_back(x, std::get<1>(col[i]));
+    i = end;
+  }
+  return pass_.joinEntries(c, self, derived);
 }
 
 } // namespace racepredict::analysis

@@ -14,37 +14,56 @@
 //
 #pragma once
 
+#include "clock_store.h"
 #include "racepredict/analysis/mhb.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace racepredict::analysis {
 
+using Clock = ClockStore::Ref;
+using ClockEntries = ClockStore::Entries;
+
 struct ClockTable {
   size_t nt = 0;
-  /// Per thread: positions of its change points, ascending.
+  /// The stored clocks hold no entry of their own thread (it is the
+  /// event's position + 1).
+  ClockStore store;
+  /// Per thread: positions of its change points, ascending, and the clock
+  /// at each.
   std::vector<std::vector<uint32_t>> pos;
-  /// Per thread: nt entries per change point (the own entry is unused).
-  std::vector<std::vector<uint32_t>> clk;
+  std::vector<std::vector<Clock>> clocks;
 
   explicit ClockTable(size_t threads = 0)
-      : nt(threads), pos(threads), clk(threads) {}
+      : nt(threads), store(threads), pos(threads), clocks(threads) {}
 
   /// Index of the last change point of thread t at or before position p,
   /// or kNone.
-  uint32_t changeAt(ThreadId t, uint32_t p) const;
+  uint32_t changeAt(ThreadId t, uint32_t p) const {
+    const auto &ps = pos[t];
+    // Most queries are before the first or after the last (most threads
+    // have one or two change points).
+    if (ps.empty() || p < ps.front())
+      return kNone;
+    if (p >= ps.back())
+      return static_cast<uint32_t>(ps.size()) - 1;
+    return static_cast<uint32_t>(std::upper_bound(ps.begin(), ps.end(), p) -
+                                 ps.begin()) -
+           1;
+  }
+  /// The stored clock of the event at position p of thread t.
+  Clock at(ThreadId t, uint32_t p) const {
+    uint32_t k = changeAt(t, p);
+    return k == kNone ? 0 : clocks[t][k];
+  }
   /// Entry u of the clock of the event at position p of thread t.
   uint32_t entry(ThreadId t, uint32_t p, ThreadId u) const {
-    if (u == t)
-      return p + 1;
-    uint32_t k = changeAt(t, p);
-    return k == kNone ? 0 : clk[t][size_t{k} * nt + u];
+    return u == t ? p + 1 : store.get(at(t, p), u);
   }
-  /// The whole clock of that event into out (nt entries).
-  void full(ThreadId t, uint32_t p, uint32_t *out) const;
-  void append(ThreadId t, uint32_t p, const uint32_t *c) {
+  void append(ThreadId t, uint32_t p, Clock c) {
     pos[t].push_back(p);
-    clk[t].insert(clk[t].end(), c, c + nt);
+    clocks[t].push_back(c);
   }
   /// Σ over events of their clock entries of other threads: passes only
   /// ever lower clocks, so equal sums mean equal tables.
@@ -73,6 +92,7 @@ struct DerivedFacts {
   std::vector<Counter> counters;
   /// Per lock: the threads that take it, if more than one (else empty).
   std::vector<std::vector<ThreadId>> lockThreads;
+  size_t fewLockThreads = 16; ///< MhbOptions::fewLockThreads
   /// Per semaphore: its waits and its token sources (posts, inits), each
   /// ordered by (thread, index).
   std::vector<std::vector<EventId>> semWaits, semSources;
@@ -98,20 +118,32 @@ public:
 
   // For the derived rules (mhb_derived.cpp).
   const TraceIndex &index() const { return idx_; }
-  /// The clock of event x: this pass's if it is already reached, else the
-  /// previous pass's (or the observed order).
-  void clockOf(EventId x, uint32_t *out) const;
+  /// Entry u of the clock of event x: this pass's if x is already
+  /// reached, else the previous pass's (or the observed order).
   uint32_t entryOf(EventId x, ThreadId u) const;
+  /// The non-zero entries of that clock, its own included.
+  void entriesOf(EventId x, ClockEntries &out) const;
+  /// The stored clock of an event this pass has reached (x < the event
+  /// being processed); its own entry is not in it.
+  Clock reached(EventId x) const {
+    return table_.at(idx_.trace().events[x].thread, idx_.posInThread(x));
+  }
+  uint32_t get(Clock c, ThreadId u) const { return table_.store.get(c, u); }
+  ThreadId firstDifference(Clock a, Clock b, ThreadId from) const {
+    return table_.store.firstDifference(a, b, from);
+  }
   /// Joins the clock of x into c (a clock of thread self); true if any
   /// entry grew.
-  bool join(uint32_t *c, ThreadId self, EventId x);
-  /// Joins an explicit clock (entries of threads other than self).
-  bool joinClock(uint32_t *c, ThreadId self, const uint32_t *from);
+  bool join(Clock &c, ThreadId self, EventId x);
+  /// Joins listed entries (those of threads other than self).
+  bool joinEntries(Clock &c, ThreadId self, const ClockEntries &from);
 
 private:
-  void explicitEdges(EventId e, uint32_t *c);
+  void explicitEdges(EventId e, Clock &c);
   /// Lowers c to the previous pass's clock of e (never above it).
-  void clip(EventId e, uint32_t *c);
+  void clip(EventId e, Clock &c);
+  /// Entry u of the observed order's clock of x: u's events before it.
+  uint32_t observed(EventId x, ThreadId u) const;
 
   const TraceIndex &idx_;
   const ClockTable *prev_;
@@ -119,7 +151,7 @@ private:
   size_t nt_;
   EventId at_ = 0; ///< the event being processed
   ClockTable table_;
-  std::vector<uint32_t> scratch_;
+  ClockEntries scratch_, lower_;
   bool changed_ = false;
 };
 
@@ -130,22 +162,26 @@ public:
   /// Joins into c (the clock of e, explicit edges done) what the derived
   /// rules say e needs; `changed`: c grew at e so far. Returns whether c
   /// grew here.
-  bool apply(EventId e, uint32_t *c, bool changed);
+  bool apply(EventId e, Clock &c, bool changed);
 
 private:
   /// Sections e closes leave the open set, the one it opens joins it;
   /// true if e opened one.
   bool updateOpen(EventId e);
-  bool readsFeeding(EventId branch, uint32_t *c);
-  bool meetOfWriters(EventId r, std::vector<uint32_t> &meet);
-  bool exclusion(EventId e, uint32_t *c);
-  bool tokens(EventId wait, uint32_t *c);
-  bool counted(EventId r, uint32_t *c);
+  bool readsFeeding(EventId branch, Clock &c);
+  bool meetOfWriters(EventId r, ClockEntries &meet);
+  bool exclusion(EventId e, Clock &c);
+  /// The release of thread t's section that an event inside b, whose clock
+  /// has `known` as t's entry, must follow (and does not yet), or kNone.
+  EventId releaseToFollow(const LockSection &b, ThreadId t,
+                          uint32_t known) const;
+  bool tokens(EventId wait, Clock &c);
+  bool counted(EventId r, Clock &c);
   void checkRoots();
   /// Of `events` (by thread, index): how many must precede the event at
   /// position `pos` of thread `self` whose clock is `clock`.
   int64_t mustPrecede(const std::vector<EventId> &events, ThreadId self,
-                      uint32_t pos, const uint32_t *clock) const;
+                      uint32_t pos, Clock clock) const;
   /// Those that may precede it (not after it in program order, not known
   /// to follow it), into `out`; false if more than kMaxSources.
   bool mayPrecede(const std::vector<EventId> &events, ThreadId self,
@@ -155,7 +191,7 @@ private:
   /// tokens among them include one that late.
   bool joinKthSmallest(const std::vector<EventId> &sources,
                        const std::vector<int64_t> &weight, int64_t k,
-                       ThreadId self, uint32_t *c);
+                       ThreadId self, Clock &c);
 
   MhbPass &pass_;
   const TraceIndex &idx_;
@@ -171,7 +207,10 @@ private:
   /// Per counter: its root precedes every other access (by the previous
   /// pass's clocks), so the counted writes all follow it.
   std::vector<char> rootHolds_;
-  std::vector<uint32_t> buf_, buf2_;
+  ClockEntries entries_, meet_;
+  /// Per (lock, read mode): the last clock that exclusion left with
+  /// nothing to join for a section of that lock and mode.
+  std::vector<Clock> closed_;
 };
 
 } // namespace racepredict::analysis

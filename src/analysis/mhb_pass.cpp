@@ -17,25 +17,13 @@ using trace::EventKind;
 
 MhbPass::MhbPass(const TraceIndex &idx, const ClockTable *prev,
                  const DerivedFacts *facts)
-    : idx_(idx), prev_(prev), facts_(facts), nt_(idx.numThreads()), table_(nt_),
-      scratch_(nt_) {}
+    : idx_(idx), prev_(prev), facts_(facts), nt_(idx.numThreads()),
+      table_(nt_) {}
 
-void MhbPass::clockOf(EventId x, uint32_t *out) const {
-  ThreadId tx = idx_.trace().events[x].thread;
-  uint32_t px = idx_.posInThread(x);
-  if (x < at_) {
-    table_.full(tx, px, out);
-  } else if (prev_) {
-    prev_->full(tx, px, out);
-  } else {
-    // The observed order: everything observed before x.
-    for (ThreadId u = 0; u < nt_; ++u) {
-      const auto &te = idx_.threadEvents(u);
-      out[u] = static_cast<uint32_t>(std::lower_bound(te.begin(), te.end(), x) -
-                                     te.begin());
-    }
-    out[tx] = px + 1;
-  }
+uint32_t MhbPass::observed(EventId x, ThreadId u) const {
+  const auto &te = idx_.threadEvents(u);
+  return static_cast<uint32_t>(std::lower_bound(te.begin(), te.end(), x) -
+                               te.begin());
 }
 
 uint32_t MhbPass::entryOf(EventId x, ThreadId u) const {
@@ -45,49 +33,79 @@ uint32_t MhbPass::entryOf(EventId x, ThreadId u) const {
     return table_.entry(tx, px, u);
   if (prev_)
     return prev_->entry(tx, px, u);
-  if (u == tx)
-    return px + 1;
-  const auto &te = idx_.threadEvents(u);
-  return static_cast<uint32_t>(std::lower_bound(te.begin(), te.end(), x) -
-                               te.begin());
+  return u == tx ? px + 1 : observed(x, u);
 }
 
-bool MhbPass::joinClock(uint32_t *c, ThreadId self, const uint32_t *from) {
-  bool grew = false;
-  for (ThreadId u = 0; u < nt_; ++u)
-    if (u != self && from[u] > c[u]) {
-      c[u] = from[u];
-      grew = true;
-    }
-  changed_ |= grew;
-  return grew;
-}
-
-bool MhbPass::join(uint32_t *c, ThreadId self, EventId x) {
-  clockOf(x, scratch_.data());
-  return joinClock(c, self, scratch_.data());
-}
-
-void MhbPass::clip(EventId e, uint32_t *c) {
-  ThreadId te = idx_.trace().events[e].thread;
-  std::vector<uint32_t> &bound = scratch_;
-  if (prev_) {
-    prev_->full(te, idx_.posInThread(e), bound.data());
+void MhbPass::entriesOf(EventId x, ClockEntries &out) const {
+  ThreadId tx = idx_.trace().events[x].thread;
+  uint32_t px = idx_.posInThread(x);
+  out.clear();
+  auto add = [&](ThreadId u, uint32_t v) {
+    if (u == tx)
+      v = px + 1;
+    if (v != 0)
+      out.emplace_back(u, v);
+  };
+  if (x < at_ || prev_) {
+    const ClockTable &from = x < at_ ? table_ : *prev_;
+    Clock c = from.at(tx, px);
+    // The own entry is not stored: put it in its place.
+    bool own = false;
+    from.store.forEach(c, [&](ThreadId u, uint32_t v) {
+      if (!own && u > tx) {
+        add(tx, 0);
+        own = true;
+      }
+      add(u, v);
+    });
+    if (!own)
+      add(tx, 0);
   } else {
-    for (ThreadId u = 0; u < nt_; ++u) {
-      const auto &tu = idx_.threadEvents(u);
-      bound[u] = static_cast<uint32_t>(
-          std::lower_bound(tu.begin(), tu.end(), e) - tu.begin());
-    }
+    // The observed order: everything observed before x (every thread:
+    // only the first pass looks ahead without a previous one).
+    for (ThreadId u = 0; u < nt_; ++u)
+      add(u, observed(x, u));
   }
-  for (ThreadId u = 0; u < nt_; ++u)
-    if (u != te)
-      c[u] = std::min(c[u], bound[u]);
+}
+
+bool MhbPass::join(Clock &c, ThreadId self, EventId x) {
+  Clock before = c;
+  if (x < at_) {
+    // This pass's clock of x, shared, not copied.
+    ThreadId tx = idx_.trace().events[x].thread;
+    uint32_t px = idx_.posInThread(x);
+    c = table_.store.join(c, table_.at(tx, px), self, tx, px + 1);
+  } else {
+    entriesOf(x, scratch_);
+    c = table_.store.raise(c, scratch_, self);
+  }
+  changed_ |= c != before;
+  return c != before;
+}
+
+bool MhbPass::joinEntries(Clock &c, ThreadId self, const ClockEntries &from) {
+  Clock before = c;
+  c = table_.store.raise(c, from, self);
+  changed_ |= c != before;
+  return c != before;
+}
+
+void MhbPass::clip(EventId e, Clock &c) {
+  ThreadId te = idx_.trace().events[e].thread;
+  uint32_t pe = idx_.posInThread(e);
+  Clock bound = prev_ ? prev_->at(te, pe) : 0;
+  lower_.clear();
+  table_.store.forEach(c, [&](ThreadId u, uint32_t v) {
+    uint32_t b = prev_ ? prev_->store.get(bound, u) : observed(e, u);
+    if (u != te && v > b)
+      lower_.emplace_back(u, b);
+  });
+  c = table_.store.assign(c, lower_);
 }
 
 // Φ_mhb's edges (docs/semantics.md); each source precedes its target in
 // the trace, so its clock is already final in this pass.
-void MhbPass::explicitEdges(EventId e, uint32_t *c) {
+void MhbPass::explicitEdges(EventId e, Clock &c) {
   const Event &ev = idx_.trace().events[e];
   ThreadId self = ev.thread;
   if (idx_.posInThread(e) == 0)
@@ -131,7 +149,7 @@ void MhbPass::explicitEdges(EventId e, uint32_t *c) {
 
 ClockTable MhbPass::run() {
   const trace::Trace &t = idx_.trace();
-  std::vector<std::vector<uint32_t>> cur(nt_, std::vector<uint32_t>(nt_, 0));
+  std::vector<Clock> cur(nt_, 0);
   // Explicit edges only: the value-forced edges of forcedWriter, in O(1)
   // per read (the observed writer, if it is the only write of its value).
   std::vector<EventId> lastWrite(
@@ -143,9 +161,10 @@ ClockTable MhbPass::run() {
   for (EventId e = 0; e < t.events.size(); ++e) {
     at_ = e;
     const Event &ev = t.events[e];
-    uint32_t *c = cur[ev.thread].data();
+    Clock &c = cur[ev.thread];
     changed_ = false;
     explicitEdges(e, c);
+    Clock explicitOnly = c;
     if (rules) {
       rules->apply(e, c, changed_);
     } else if (ev.kind == EventKind::Branch) {
@@ -165,7 +184,10 @@ ClockTable MhbPass::run() {
       }
     }
     if (changed_) {
-      if (facts_)
+      // Only what the rules joined can pass the bound: the explicit edges
+      // hold in the previous pass (and the observed order) too, whose
+      // clocks bound those joined here.
+      if (facts_ && c != explicitOnly)
         clip(e, c);
       table_.append(ev.thread, idx_.posInThread(e), c);
     }

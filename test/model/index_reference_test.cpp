@@ -95,6 +95,31 @@ denseClocks(const analysis::TraceIndex &idx) {
   return c;
 }
 
+/// The stored clocks' entries and firstSuccessorIn against denseClocks.
+std::string clockMismatches(const analysis::TraceIndex &idx,
+                            const analysis::MustHappenBefore &mhb) {
+  auto dense = denseClocks(idx);
+  const auto &ev = idx.trace().events;
+  std::string why;
+  for (EventId e = 0; e < ev.size(); ++e)
+    for (analysis::ThreadId u = 0; u < idx.numThreads(); ++u) {
+      if (mhb.entry(e, u) != dense[e][u])
+        why += "clock entry (" + std::to_string(e) + "," + std::to_string(u) +
+               ")\n";
+      // firstSuccessorIn: the first event of u whose clock has seen e.
+      EventId want = kNone;
+      for (EventId x : idx.threadEvents(u))
+        if (x != e && dense[x][ev[e].thread] > idx.posInThread(e)) {
+          want = x;
+          break;
+        }
+      if (mhb.firstSuccessorIn(u, e) != want)
+        why += "firstSuccessorIn(" + std::to_string(u) + "," +
+               std::to_string(e) + ")\n";
+    }
+  return why;
+}
+
 } // namespace
 
 TEST(CompactIndexes, EqualTheirDefinitions) {
@@ -114,25 +139,9 @@ TEST(CompactIndexes, EqualTheirDefinitions) {
     analysis::MhbOptions explicitOnly;
     explicitOnly.derived = false;
     analysis::MustHappenBefore mhb(*idx, explicitOnly);
-    auto dense = denseClocks(*idx);
     const auto &ev = t.events;
-    std::string why;
+    std::string why = clockMismatches(*idx, mhb);
     for (EventId e = 0; e < ev.size(); ++e) {
-      for (analysis::ThreadId u = 0; u < idx->numThreads(); ++u) {
-        if (mhb.entry(e, u) != dense[e][u])
-          why += "clock entry (" + std::to_string(e) + "," + std::to_string(u) +
-                 ")\n";
-        // firstSuccessorIn: the first event of u whose clock has seen e.
-        EventId want = kNone;
-        for (EventId x : idx->threadEvents(u))
-          if (x != e && dense[x][ev[e].thread] > idx->posInThread(e)) {
-            want = x;
-            break;
-          }
-        if (mhb.firstSuccessorIn(u, e) != want)
-          why += "firstSuccessorIn(" + std::to_string(u) + "," +
-                 std::to_string(e) + ")\n";
-      }
       // Locksets: sections strictly around e in its thread.
       std::vector<uint32_t> holding;
       for (uint32_t s = 0; s < idx->sections().size(); ++s) {
@@ -221,4 +230,36 @@ TEST(CompactIndexes, EqualTheirDefinitions) {
       ADD_FAILURE() << "seed " << seed << "\n" << text << why;
   }
   EXPECT_EQ(failures, 0);
+}
+
+// Issue 21 item 7: the clocks share nodes of a trie over thread ids, one
+// level per 16 threads' factor; with up to 40 threads they are two levels
+// deep, and forks, joins, waits and barriers join clocks of other depths
+// of sharing.
+TEST(CompactIndexes, ClocksOfManyThreadsEqualTheirDefinitions) {
+  TraceFeatures f;
+  f.rwlocks = f.condvars = f.barriers = f.semaphores = f.precise = true;
+  RandomTraceOptions o;
+  o.features = f;
+  o.minEvents = 60;
+  o.maxEvents = 200;
+  o.maxThreads = 40;
+  o.maxLocations = 6;
+  int failures = 0;
+  size_t most = 0;
+  for (int i = 0; i < 120 && failures < 3; ++i) {
+    uint64_t seed = 52000000 + static_cast<uint64_t>(i);
+    std::string text = randomTrace(seed, o).text;
+    trace::Trace t;
+    std::unique_ptr<analysis::TraceIndex> idx(indexOf(text, &t));
+    most = std::max(most, idx->numThreads());
+    analysis::MhbOptions explicitOnly;
+    explicitOnly.derived = false;
+    analysis::MustHappenBefore mhb(*idx, explicitOnly);
+    std::string why = clockMismatches(*idx, mhb);
+    if (!why.empty() && ++failures)
+      ADD_FAILURE() << "seed " << seed << "\n" << text << why;
+  }
+  EXPECT_EQ(failures, 0);
+  EXPECT_GT(most, 16u); // some tries were deeper than one level
 }

@@ -22,7 +22,10 @@
 // Memory (issue 7): a thread's clock only changes at events with an
 // incoming cross-thread edge, so clocks are stored at those change points
 // only (per thread, by position); any event's clock is the last change
-// point at or before it plus its own position.
+// point at or before it plus its own position. The stored clocks share
+// the nodes of a trie over thread ids (issue 21 item 7, clock_store.h): a
+// clock costs what its thread knows, not one entry per thread, and an
+// entry is read in O(log(change points) + log(threads)).
 //
 #pragma once
 
@@ -41,6 +44,11 @@ struct MhbOptions {
   /// Passes of the fixpoint before giving it up for the explicit edges
   /// alone (an unfinished fixpoint is not sound).
   unsigned maxPasses = 12;
+  /// Lock exclusion looks at every thread that takes a lock of up to this
+  /// many threads; beyond, only at threads whose entries changed since the
+  /// rule last had nothing to add for that lock (the same edges, in the
+  /// same order: tests compare the two ways).
+  size_t fewLockThreads = 16;
 };
 
 struct MhbStats {
