@@ -156,8 +156,9 @@ SliceEncoding::ReadOptions SliceEncoding::optionWriters(EventId r,
   analysis::EventSpan ws = idx_.writesOfValue(re.obj, v);
   for (ThreadId tw = 0; tw < idx_.numThreads() && !ws.empty(); ++tw) {
     if (tw == tr) {
-      if (ro.ownFree && t.events[ro.own].value == v && ro.own != r &&
-          valueTracked(ro.own) && !overwritten(ro.own))
+      if (ro.writers.size() < limit && ro.ownFree &&
+          t.events[ro.own].value == v && ro.own != r && valueTracked(ro.own) &&
+          !overwritten(ro.own))
         ro.writers.push_back(ro.own);
       continue;
     }
@@ -187,7 +188,8 @@ SliceEncoding::ReadOptions SliceEncoding::optionWriters(EventId r,
       std::lower_bound(all.begin(), all.end(), slicer_.options().windowBegin);
   if (lastFrozen != all.begin())
     start = t.events[lastFrozen[-1]].value;
-  if (start && *start == v && !ro.ownFree && between.empty())
+  if (ro.writers.size() < limit && start && *start == v && !ro.ownFree &&
+      between.empty())
     ro.writers.push_back(kNone);
   return ro;
 }
