@@ -19,7 +19,9 @@ namespace {
 constexpr F kEmpty = ~F{0};
 
 uint64_t mix(uint64_t h, uint64_t x) {
-  // A multiply-xorshift step (splitmix64's finaliser constants).
+  // boost::hash_combine's step, then a multiply by splitmix64's first
+  // constant and an xor-shift, so that the low bits, which index the
+  // table, depend on every bit of the fields.
   h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   h *= 0xbf58476d1ce4e5b9ull;
   return h ^ (h >> 31);
