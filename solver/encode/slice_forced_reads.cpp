@@ -1,12 +1,13 @@
 //===- solver/encode/slice_forced_reads.cpp - No writer for a needed read -===//
 //
 // Unit propagation on the sliced formula of a race, done on the slice's data
-// (docs/slicing.md, "Reads no writer can feed"). Every witness runs the
-// events of each thread up to what a or b must follow (forced_); a branch
-// among them needs K_r of the reads it depends on (its precise dependences,
-// or without them every read of the chain A_i below readMatter), and K_r
-// implies conc(r), a disjunction of one literal per option and an escape.
-// A needed read with no option and no escape makes the formula false.
+// (docs/slicing.md, "Unsatisfiable by propagation", "Before the formula").
+// Every witness runs the events of each thread up to what a or b must follow
+// (forced_); a branch among them needs K_r of the reads it depends on (its
+// precise dependences, or without them every read of the chain A_i below
+// readMatter), and K_r implies conc(r), a disjunction of one literal per option
+// and an escape. A needed read with no option and no escape makes the formula
+// false.
 //
 // The formula route (impossibleReadForced after the encoding) and the data
 // route (noWriterForForcedRead before it) decide the same candidates: both

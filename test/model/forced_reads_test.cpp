@@ -2,7 +2,7 @@
 //
 // SliceEncoding decides a race candidate without building its formula when
 // a read that every witness needs has no writer (slice_forced_reads.cpp,
-// docs/slicing.md "Reads no writer can feed"). That must be exactly the
+// docs/slicing.md "Before the formula"). That must be exactly the
 // set of candidates that unit propagation refutes on the built formula,
 // so that maximality is untouched: on random traces, for every conflicting
 // pair and both slicer modes, the data route and the formula route agree,
