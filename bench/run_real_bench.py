@@ -11,7 +11,8 @@ Builds and records, on this machine, with the build's racepredict-cc:
     threads at several sizes, and pigz with zlib compiled in and
     instrumented;
   * our programs in the shapes of the issue: a semaphore barrier, dining
-    philosophers, a condition-variable work queue in C++ (bench/real/);
+    philosophers, a condition-variable work queue in C++, a collector
+    spinning on a try-lock (bench/real/);
 and generates the synthetic traces of the issue and of issue 21 item 7
 (the random `mixed` shape, `--all-pairs` on `app`, 50,000 nested locks,
 20,000 threads, small traces with many deadlock candidates).
@@ -79,12 +80,14 @@ def text_input(path, size, seed=17):
     return path
 
 
-def record(name, cmd, stdout=subprocess.DEVNULL):
-    """Records one run of an instrumented program: the trace path."""
+def record(name, cmd, stdout=subprocess.DEVNULL, options=""):
+    """Records one run of an instrumented program: the trace path.
+    `options`: more RACEPREDICT_OPTIONS (name=value:...)."""
     trace = os.path.join(WORK, name + ".rptrace")
     if os.path.exists(trace):
         return trace
-    env = dict(os.environ, RACEPREDICT_OPTIONS=f"trace={trace}")
+    env = dict(os.environ, RACEPREDICT_OPTIONS=f"trace={trace}" +
+               (":" + options if options else ""))
     subprocess.run(cmd, check=True, env=env, stdout=stdout,
                    stderr=subprocess.DEVNULL)
     return trace
@@ -180,6 +183,14 @@ def cases(build, quick, want):
         program(build, os.path.join(real, "philosophers.c")), "5", "1000"])
     case("philosophers 5 × 1000, deadlocks", ph, ["--deadlocks"])
     case("philosophers 5 × 1000, races", ph)
+    # A collector polling a table under a lock taken by spinning on
+    # pthread_mutex_trylock while a worker holds it; recorded with the
+    # default exit grace (the shape of the e2e exit spinners).
+    sp = lambda: program(build, os.path.join(real, "trylock_spin.c"))
+    for rounds in (50, 100, 300):
+        case(f"try-lock spinner, {rounds} rounds",
+             lambda: record(f"trylock_spin-{rounds}", [sp(), str(rounds), "100"],
+                            options="exit_grace_ms=5"))
     case("C++ work queue 2+2, 300 tasks", lambda: record("cv_queue-2-2-300", [
         program(build, os.path.join(real, "cv_queue.cpp"), cxx=True), "2", "2", "300"]),
          ["--timeout-ms", "10000"])

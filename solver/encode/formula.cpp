@@ -3,6 +3,7 @@
 
 #include "racepredict/support/error.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace racepredict::solver {
@@ -14,40 +15,82 @@ const char *labelName(Label l) {
   return kNames[static_cast<int>(l)];
 }
 
-FormulaPool::FormulaPool() {
+namespace {
+constexpr F kEmpty = ~F{0};
+
+uint64_t mix(uint64_t h, uint64_t x) {
+  // boost::hash_combine's step, then a multiply by splitmix64's first
+  // constant and an xor-shift, so that the low bits, which index the
+  // table, depend on every bit of the fields.
+  h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  h *= 0xbf58476d1ce4e5b9ull;
+  return h ^ (h >> 31);
+}
+} // namespace
+
+FormulaPool::FormulaPool() : table_(1024, kEmpty) {
   intern({FOp::True}, {});
   intern({FOp::False}, {});
 }
 
-F FormulaPool::intern(FNode n, const std::vector<F> &kids) {
-  std::string key;
-  key.reserve(24 + kids.size() * 4);
-  auto put = [&key](const void *p, size_t len) {
-    key.append(static_cast<const char *>(p), len);
-  };
-  put(&n.op, sizeof n.op);
-  put(&n.a, sizeof n.a);
-  put(&n.b, sizeof n.b);
-  put(&n.k, sizeof n.k);
-  for (F k : kids)
-    put(&k, sizeof k);
-  if (n.op == FOp::PbGe)
+uint64_t FormulaPool::hashOf(const FNode &n, Kids kids, const int64_t *coeffs) {
+  uint64_t h = mix(static_cast<uint64_t>(n.op), n.a);
+  h = mix(h, n.b);
+  h = mix(h, static_cast<uint64_t>(n.k));
+  for (const F *k = kids.begin; k != kids.end; ++k)
+    h = mix(h, *k);
+  if (coeffs)
     for (size_t i = 0; i < kids.size(); ++i)
-      put(&coeffs_[coeffs_.size() - kids.size() + i], sizeof(int64_t));
-  auto it = unique_.find(key);
-  if (it != unique_.end()) {
-    if (n.op == FOp::PbGe)
-      coeffs_.resize(coeffs_.size() - kids.size());
-    return it->second;
+      h = mix(h, static_cast<uint64_t>(coeffs[i]));
+  return h;
+}
+
+bool FormulaPool::sameNode(F f, const FNode &n, Kids kids,
+                           const int64_t *coeffs) const {
+  const FNode &m = nodes_[f];
+  if (m.op != n.op || m.a != n.a || m.b != n.b || m.k != n.k ||
+      m.kidsEnd - m.kidsBegin != kids.size())
+    return false;
+  if (!std::equal(kids.begin, kids.end, kids_.begin() + m.kidsBegin))
+    return false;
+  return !coeffs || std::equal(coeffs, coeffs + kids.size(),
+                               coeffs_.begin() + m.kidsBegin);
+}
+
+void FormulaPool::growTable() {
+  std::vector<F> bigger(table_.size() * 2, kEmpty);
+  size_t mask = bigger.size() - 1;
+  for (F f = 0; f < nodes_.size(); ++f) {
+    size_t i = hashes_[f] & mask;
+    while (bigger[i] != kEmpty)
+      i = (i + 1) & mask;
+    bigger[i] = f;
+  }
+  table_.swap(bigger);
+}
+
+F FormulaPool::intern(FNode n, Kids kids, const int64_t *coeffs) {
+  uint32_t h = static_cast<uint32_t>(hashOf(n, kids, coeffs));
+  size_t mask = table_.size() - 1;
+  size_t i = h & mask;
+  for (; table_[i] != kEmpty; i = (i + 1) & mask) {
+    F f = table_[i];
+    if (hashes_[f] == h && sameNode(f, n, kids, coeffs))
+      return f;
   }
   n.kidsBegin = static_cast<uint32_t>(kids_.size());
-  kids_.insert(kids_.end(), kids.begin(), kids.end());
+  kids_.insert(kids_.end(), kids.begin, kids.end);
   n.kidsEnd = static_cast<uint32_t>(kids_.size());
-  if (n.op != FOp::PbGe)
+  if (coeffs)
+    coeffs_.insert(coeffs_.end(), coeffs, coeffs + kids.size());
+  else
     coeffs_.resize(kids_.size(), 0);
   F id = static_cast<F>(nodes_.size());
   nodes_.push_back(n);
-  unique_.emplace(std::move(key), id);
+  hashes_.push_back(h);
+  table_[i] = id;
+  if (2 * nodes_.size() > table_.size())
+    growTable();
   return id;
 }
 
@@ -65,37 +108,24 @@ F FormulaPool::mkNot(F f) {
     return top();
   if (nodes_[f].op == FOp::Not)
     return kids_[nodes_[f].kidsBegin];
-  return intern({FOp::Not}, {f});
+  return intern({FOp::Not}, {&f, &f + 1});
 }
 
-F FormulaPool::mkAnd(std::vector<F> kids) {
-  std::vector<F> keep;
-  for (F k : kids) {
-    if (k == bottom())
-      return bottom();
-    if (k != top())
-      keep.push_back(k);
+F FormulaPool::junction(FOp op, Kids kids) {
+  F absorbing = op == FOp::And ? bottom() : top();
+  F neutral = op == FOp::And ? top() : bottom();
+  scratch_.clear();
+  for (const F *k = kids.begin; k != kids.end; ++k) {
+    if (*k == absorbing)
+      return absorbing;
+    if (*k != neutral)
+      scratch_.push_back(*k);
   }
-  if (keep.empty())
-    return top();
-  if (keep.size() == 1)
-    return keep[0];
-  return intern({FOp::And}, keep);
-}
-
-F FormulaPool::mkOr(std::vector<F> kids) {
-  std::vector<F> keep;
-  for (F k : kids) {
-    if (k == top())
-      return top();
-    if (k != bottom())
-      keep.push_back(k);
-  }
-  if (keep.empty())
-    return bottom();
-  if (keep.size() == 1)
-    return keep[0];
-  return intern({FOp::Or}, keep);
+  if (scratch_.empty())
+    return neutral;
+  if (scratch_.size() == 1)
+    return scratch_[0];
+  return intern({op}, scratch_);
 }
 
 F FormulaPool::implies(F a, F b) {
@@ -105,7 +135,8 @@ F FormulaPool::implies(F a, F b) {
     return b;
   if (b == bottom())
     return mkNot(a);
-  return intern({FOp::Implies}, {a, b});
+  F kids[] = {a, b};
+  return intern({FOp::Implies}, {kids, kids + 2});
 }
 
 F FormulaPool::atMost(const std::vector<F> &kids, int64_t k) {
@@ -151,11 +182,9 @@ F FormulaPool::pbGe(const std::vector<F> &kids,
                     const std::vector<int64_t> &coeffs, int64_t k) {
   RACEPREDICT_ASSERT(kids.size() == coeffs.size(), "pbGe arity mismatch");
   hasPb_ = true;
-  coeffs_.resize(kids_.size()); // keep coeffs_ parallel to kids_
-  coeffs_.insert(coeffs_.end(), coeffs.begin(), coeffs.end());
   FNode n{FOp::PbGe};
   n.k = k;
-  return intern(n, kids);
+  return intern(n, kids, coeffs.data());
 }
 
 std::string FormulaPool::toSmt2(F f) const {

@@ -21,12 +21,20 @@ using trace::Event;
 using trace::EventKind;
 
 SliceEncoding::SliceEncoding(const Slicer &slicer, const PairSlice &slice,
-                             FormulaPool &pool, size_t eagerLocks)
+                             FormulaPool &pool, size_t eagerLocks,
+                             bool decideEarly)
     : idx_(slicer.index()), slicer_(slicer), s_(slice), pool_(pool),
       vars_(idx_.numThreads()) {
   cut_ = nextVar_++;
-  if (s_.a != kNone)
+  if (s_.a != kNone) {
+    findForced();
+    findLockedPasts();
+    // A candidate that unit propagation refutes is decided on the slice's
+    // data: its formula is never built (slice_forced_reads.cpp).
+    if (decideEarly && (refutedEarly_ = noWriterForForcedRead()))
+      return;
     encodeRace(); // a deadlock query adds its own (deadlock_query.cpp)
+  }
   encodeSyncOrder();
   encodeSemaphores();
   encodeControlFlow();
@@ -211,23 +219,35 @@ uint32_t SliceEncoding::releaseUnit(const LockSection &s) const {
   return s.releasedByWait ? halfUnit(p) : eventUnit(p);
 }
 
+// Per thread, how many events a or b must follow (clipped at a or b).
+uint32_t SliceEncoding::racePast(ThreadId t) const {
+  const analysis::MustHappenBefore &mhb = slicer_.mhb();
+  uint32_t past = std::max(mhb.entry(s_.a, t), mhb.entry(s_.b, t));
+  for (EventId x : {s_.a, s_.b})
+    if (idx_.trace().events[x].thread == t)
+      past = std::min(past, idx_.posInThread(x));
+  return past;
+}
+
+// Per thread, the events every witness of the race runs: its prefix up to
+// what a or b must follow, within the slice.
+void SliceEncoding::findForced() {
+  forced_.assign(idx_.numThreads(), 0);
+  for (ThreadId t = 0; t < idx_.numThreads(); ++t)
+    forced_[t] = std::min(racePast(t), s_.eventsIn(t));
+}
+
 // race(a, b): O_a = O_b = C, plus the implied facts of the whole-trace
 // query (race_encoding.cpp): per thread, the last event a or b must follow
 // is before the cut, the first that must follow them is after it.
 void SliceEncoding::encodeRace() {
-  const auto &events = idx_.trace().events;
   const analysis::MustHappenBefore &mhb = slicer_.mhb();
   EventId a = s_.a, b = s_.b;
   add(pool_.eq(eventVar(a), cut_));
   add(pool_.eq(eventVar(b), cut_));
-  forced_.assign(idx_.numThreads(), 0);
   for (ThreadId t = 0; t < idx_.numThreads(); ++t) {
     const auto &te = idx_.threadEvents(t);
-    uint32_t past = std::max(mhb.entry(a, t), mhb.entry(b, t));
-    for (EventId x : {a, b})
-      if (events[x].thread == t)
-        past = std::min(past, idx_.posInThread(x));
-    forced_[t] = std::min(past, s_.eventsIn(t));
+    uint32_t past = racePast(t);
     // (A derived must edge may name an event the slice does not hold:
     // the fact is implied anyway, and only helps the solver when named.)
     if (past > 0 && te[past - 1] != a && te[past - 1] != b &&
@@ -238,7 +258,6 @@ void SliceEncoding::encodeRace() {
     if (first != kNone && first != a && first != b)
       add(out(t, eventUnit(idx_.posInThread(first))));
   }
-  findLockedPasts();
 }
 
 // A section S that a's (or b's) thread holds at the cut is acquired before

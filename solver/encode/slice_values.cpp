@@ -44,11 +44,9 @@ void SliceEncoding::encodeControlFlow() {
     const auto &te = idx_.threadEvents(th);
     F chain = pool_.top();   // A_i: all read-likes/tryfails so far
     std::vector<F> tryfails; // refail(f) of the tryfails so far
-    uint32_t begin = s_.frozen[th] / 2, end = s_.eventsIn(th);
+    uint32_t begin = s_.frozen[th] / 2, end = chainEnd(th);
     for (uint32_t p = begin; p < end; ++p) {
       EventId e = te[p];
-      if (e == s_.a || e == s_.b)
-        break;
       const Event &ev = t.events[e];
       if (trace::readsValue(ev.kind) && s_.matters(idx_, e))
         readK_.emplace(e, pool_.boolVar(pool_.newBoolVar()));
@@ -80,9 +78,7 @@ void SliceEncoding::encodeControlFlow() {
       // vc(w) for a write at e: the chain before it (an rmw includes its
       // own read half), or its dependences. Only defined while the chain
       // covers the position (then every dependence matters too).
-      if (trace::writesValue(ev.kind) &&
-          (ev.kind == EventKind::AtomicRmw ? p < s_.readMatter[th]
-                                           : p <= s_.readMatter[th]))
+      if (valueTracked(e))
         chainAt_[e] = t.hasDeps(ev) ? depsConcrete() : chain;
       if (ev.kind == EventKind::Branch &&
           status(th, eventUnit(p)) == Status::Free) {
@@ -102,22 +98,46 @@ void SliceEncoding::encodeControlFlow() {
   }
 }
 
-// conc(r) over the slice (docs/slicing.md): one Boolean per option, so that
-// the lazy "nothing in between" constraints can be attached to it.
-F SliceEncoding::concreteRead(EventId r) {
+// The end of the prefix of thread th that Φ_cf covers: its events in the
+// slice, up to a or b.
+uint32_t SliceEncoding::chainEnd(ThreadId th) const {
+  uint32_t end = s_.eventsIn(th);
+  for (EventId x : {s_.a, s_.b})
+    if (x != kNone && idx_.trace().events[x].thread == th)
+      end = std::min(end, idx_.posInThread(x));
+  return end;
+}
+
+// Whether write w gets vc(w) (chainAt_): it is in the covered prefix of
+// its thread, and the chain reaches it (an rmw includes its own read half;
+// only there does every dependence of it matter too).
+bool SliceEncoding::valueTracked(EventId w) const {
+  const Event &ev = idx_.trace().events[w];
+  ThreadId th = ev.thread;
+  uint32_t p = idx_.posInThread(w);
+  if (!trace::writesValue(ev.kind) || p < s_.frozen[th] / 2 ||
+      p >= chainEnd(th))
+    return false;
+  return ev.kind == EventKind::AtomicRmw ? p < s_.readMatter[th]
+                                         : p <= s_.readMatter[th];
+}
+
+// The writers conc(r) offers over the slice (docs/slicing.md), at most
+// `limit` of them, in the order of its options. The read's own thread
+// decides statically: its last earlier write of the location, if free, is
+// the only option from that thread and every other option must come after
+// it. The last write of the location in each other thread that precedes r
+// in every witness (findLockedPasts) overwrites any writer that must
+// precede it, and the initial value.
+SliceEncoding::ReadOptions SliceEncoding::optionWriters(EventId r,
+                                                        size_t limit) const {
   const trace::Trace &t = idx_.trace();
   const Event &re = t.events[r];
   ThreadId tr = re.thread;
   int64_t v = idx_.readValue(r);
-  uint32_t pr = idx_.posInThread(r);
-  // The read's own thread decides statically: its last earlier write of
-  // the location, if free, is the only option from that thread and every
-  // other option must come after it.
-  EventId own = lastOwnWrite(idx_, tr, pr, re.obj);
-  bool ownFree = own != kNone && eventStatus(own) == Status::Free;
-  // The last write of the location in each other thread that precedes r
-  // in every witness (findLockedPasts): a writer that must precede one of
-  // them cannot be r's last writer, and neither can the initial value.
+  ReadOptions ro;
+  ro.own = lastOwnWrite(idx_, tr, idx_.posInThread(r), re.obj);
+  ro.ownFree = ro.own != kNone && eventStatus(ro.own) == Status::Free;
   std::vector<EventId> between;
   for (ThreadId u = 0; u < idx_.numThreads(); ++u)
     if (uint32_t n = u == tr ? 0 : mustPrecede(r, u)) {
@@ -131,21 +151,15 @@ F SliceEncoding::concreteRead(EventId r) {
         return true;
     return false;
   };
-  std::vector<F> alts;
-  auto option = [&](EventId w, F cond) {
-    BoolVar o = pool_.newBoolVar();
-    options_[r].push_back({w, o});
-    add(pool_.implies(pool_.boolVar(o), cond));
-    alts.push_back(pool_.boolVar(o));
-  };
   // Free writes of the value, per thread by binary search: the frozen
   // ones are summed up by the value at the window's start below.
   analysis::EventSpan ws = idx_.writesOfValue(re.obj, v);
   for (ThreadId tw = 0; tw < idx_.numThreads() && !ws.empty(); ++tw) {
     if (tw == tr) {
-      if (ownFree && t.events[own].value == v && own != r &&
-          chainAt_.count(own) && !overwritten(own))
-        option(own, chainAt_.at(own));
+      if (ro.writers.size() < limit && ro.ownFree &&
+          t.events[ro.own].value == v && ro.own != r && valueTracked(ro.own) &&
+          !overwritten(ro.own))
+        ro.writers.push_back(ro.own);
       continue;
     }
     auto lo = std::lower_bound(
@@ -154,19 +168,16 @@ F SliceEncoding::concreteRead(EventId r) {
           return std::make_pair(t.events[w].thread, idx_.posInThread(w)) < k;
         });
     for (auto it = lo; it != ws.end() && t.events[*it].thread == tw; ++it) {
+      if (ro.writers.size() >= limit)
+        return ro;
       EventId w = *it;
       if (eventStatus(w) != Status::Free)
         break;
       if (slicer_.mhb().ordered(r, w))
         break; // so are the later writes of tw
-      auto vc = chainAt_.find(w);
-      if (vc == chainAt_.end() || overwritten(w))
-        continue; // (the first cannot happen: the slice marks the reads
-                  // before w)
-      std::vector<F> conj{beforeEv(w, r), vc->second};
-      if (ownFree)
-        conj.push_back(beforeEv(own, w));
-      option(w, pool_.mkAnd(conj));
+      // (An untracked one cannot occur: the slice marks the reads before w.)
+      if (valueTracked(w) && !overwritten(w))
+        ro.writers.push_back(w);
     }
   }
   // The initial value, or in window mode the value at the window's start
@@ -177,42 +188,37 @@ F SliceEncoding::concreteRead(EventId r) {
       std::lower_bound(all.begin(), all.end(), slicer_.options().windowBegin);
   if (lastFrozen != all.begin())
     start = t.events[lastFrozen[-1]].value;
-  if (start && *start == v && !ownFree && between.empty())
-    option(kNone, pool_.top());
+  if (ro.writers.size() < limit && start && *start == v && !ro.ownFree &&
+      between.empty())
+    ro.writers.push_back(kNone);
+  return ro;
+}
+
+// conc(r) over the slice: one Boolean per option, so that the lazy
+// "nothing in between" constraints can be attached to it, and an escape
+// when a write outside the slice could feed r.
+F SliceEncoding::concreteRead(EventId r) {
+  ReadOptions ro = optionWriters(r, SIZE_MAX);
+  std::vector<F> alts;
+  for (EventId w : ro.writers) {
+    F cond = pool_.top(); // (the initial value)
+    if (w != kNone && w == ro.own) {
+      cond = chainAt_.at(w);
+    } else if (w != kNone) {
+      std::vector<F> conj{beforeEv(w, r), chainAt_.at(w)};
+      if (ro.ownFree)
+        conj.push_back(beforeEv(ro.own, w));
+      cond = pool_.mkAnd(conj);
+    }
+    BoolVar o = pool_.newBoolVar();
+    options_[r].push_back({w, o});
+    add(pool_.implies(pool_.boolVar(o), cond));
+    alts.push_back(pool_.boolVar(o));
+  }
   std::vector<EventId> outside = slicer_.outsideFeeders(s_, r);
   if (!outside.empty())
     alts.push_back(pool_.boolVar(escapeFor(std::move(outside))));
   return pool_.mkOr(alts);
-}
-
-// The same implications as the formula, followed by unit propagation: a
-// branch every witness runs (encodeRace) needs K_r, either through its
-// precise dependences or, without them, through the chain A_i (which holds
-// K_r below readMatter), and K_r implies conc(r) = false.
-bool SliceEncoding::impossibleReadForced() const {
-  const trace::Trace &t = idx_.trace();
-  if (forced_.empty())
-    return false; // not a race query
-  for (EventId r : impossible_) {
-    ThreadId th = t.events[r].thread;
-    const auto &te = idx_.threadEvents(th);
-    uint32_t pr = idx_.posInThread(r);
-    for (uint32_t q = pr + 1; q < forced_[th]; ++q) {
-      const trace::Event &y = t.events[te[q]];
-      if (y.kind != EventKind::Branch ||
-          status(th, eventUnit(q)) != Status::Free)
-        continue;
-      if (!t.hasDeps(y)) {
-        if (pr < s_.readMatter[th])
-          return true;
-        continue;
-      }
-      auto [d, end] = t.deps(y);
-      if (std::find(d, end, r) != end)
-        return true;
-    }
-  }
-  return false;
 }
 
 // refail(f): another thread holds the lock in write mode when f executes.

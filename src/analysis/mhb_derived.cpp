@@ -34,15 +34,19 @@ namespace {
 
 constexpr size_t kRecent = 64;
 
-/// Runs of a span sorted by (thread, index): calls f(thread, lo, hi).
+/// Runs of a span sorted by (thread, index): calls f(thread, lo, hi). A
+/// run's end by binary search: a polled location has one long run per
+/// writer, and every read of it walks the span (issue 17's try-lock
+/// spinners: 200K events, 23 s in a linear walk).
 template <typename F>
 void forEachThreadRun(const trace::Trace &t, EventSpan s, F f) {
   const EventId *b = s.begin();
   while (b != s.end()) {
     ThreadId u = t.events[*b].thread;
-    const EventId *e = b;
-    while (e != s.end() && t.events[*e].thread == u)
-      ++e;
+    const EventId *e =
+        std::upper_bound(b, s.end(), u, [&](ThreadId x, EventId w) {
+          return x < t.events[w].thread;
+        });
     f(u, b, e);
     b = e;
   }

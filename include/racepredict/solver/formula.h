@@ -4,13 +4,18 @@
 // are difference constraints `O_x < O_y` / `O_x <= O_y` over integer order
 // variables, Boolean variables, and (only for semaphores) pseudo-Boolean
 // sums. Nodes are hash-consed in a FormulaPool so shared sub-formulas are
-// translated once.
+// translated once. The pool hashes a node's integer fields (operator,
+// operands, kid handles, coefficients) into an open-addressing table of
+// handles and compares candidates against the stored nodes: no key is
+// built and nothing is allocated per node beyond the pool's own arrays
+// (a slice of most of a real trace makes millions of nodes; issue 17).
 //
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace racepredict::solver {
@@ -65,8 +70,14 @@ public:
   F eq(OrderVar a, OrderVar b) { return mkAnd({le(a, b), le(b, a)}); }
   F boolVar(BoolVar v) { return leaf(FOp::Bool, v, 0); }
   F mkNot(F f);
-  F mkAnd(std::vector<F> kids);
-  F mkOr(std::vector<F> kids);
+  F mkAnd(const std::vector<F> &kids) { return junction(FOp::And, kids); }
+  F mkAnd(std::initializer_list<F> kids) {
+    return junction(FOp::And, {kids.begin(), kids.end()});
+  }
+  F mkOr(const std::vector<F> &kids) { return junction(FOp::Or, kids); }
+  F mkOr(std::initializer_list<F> kids) {
+    return junction(FOp::Or, {kids.begin(), kids.end()});
+  }
   F implies(F a, F b);
   /// sum(coeffs[i] * [kids[i]]) >= k.
   F pbGe(const std::vector<F> &kids, const std::vector<int64_t> &coeffs,
@@ -90,12 +101,31 @@ public:
   std::string toSmt2(F f) const;
 
 private:
+  /// A run of kid handles (of a vector, a list or an array).
+  struct Kids {
+    const F *begin = nullptr, *end = nullptr;
+    Kids() = default;
+    Kids(const F *b, const F *e) : begin(b), end(e) {}
+    Kids(const std::vector<F> &v) : begin(v.data()), end(v.data() + v.size()) {}
+    size_t size() const { return static_cast<size_t>(end - begin); }
+  };
   F leaf(FOp op, uint32_t a, uint32_t b);
-  F intern(FNode n, const std::vector<F> &kids);
+  /// And/Or of `kids` without the neutral ones; the absorbing one wins.
+  F junction(FOp op, Kids kids);
+  /// The handle of the node (n, kids, coeffs), made if new. `coeffs` is
+  /// null except for PbGe (one per kid).
+  F intern(FNode n, Kids kids, const int64_t *coeffs = nullptr);
+  static uint64_t hashOf(const FNode &n, Kids kids, const int64_t *coeffs);
+  bool sameNode(F f, const FNode &n, Kids kids, const int64_t *coeffs) const;
+  void growTable();
   std::vector<FNode> nodes_;
   std::vector<F> kids_;
-  std::vector<int64_t> coeffs_; ///< parallel to kids_ for PbGe nodes
-  std::unordered_map<std::string, F> unique_;
+  std::vector<int64_t> coeffs_; ///< parallel to kids_ (0 unless PbGe)
+  /// Open addressing, linear probing: a power-of-two number of slots,
+  /// each a node handle or kEmpty, at most half full.
+  std::vector<F> table_;
+  std::vector<uint32_t> hashes_; ///< per node: its hash (for regrowing)
+  std::vector<F> scratch_;       ///< the kids junction() keeps
   uint32_t numBoolVars_ = 0;
   bool hasPb_ = false;
 };

@@ -27,6 +27,7 @@
 #include <set>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -50,16 +51,22 @@ public:
   /// `eagerLocks`: all lock-exclusion clauses of the slice up to this many
   /// section pairs, and all "nothing in between" constraints up to this
   /// many, are added up front; beyond, they are added lazily.
+  /// `decideEarly`: for a race, first look for a read without a writer
+  /// (noWriterForForcedRead) and build no formula if there is one.
   SliceEncoding(const Slicer &slicer, const PairSlice &slice, FormulaPool &pool,
-                size_t eagerLocks = 4096);
+                size_t eagerLocks = 4096, bool decideEarly = true);
 
   /// Constraints added since the last call (to assert in the solver).
   std::vector<F> takeNew();
   /// A read that no write in or outside the slice can feed (not even
   /// through an escape) is needed by a branch every witness of the race
   /// runs: the formula is unsatisfiable by propagation alone, and the
-  /// solver need not see it (it would spend seconds building it).
+  /// solver need not see it (slice_forced_reads.cpp). Found before the
+  /// formula was built (then nothing else of this object is usable), or
+  /// in the formula's conc(r) of the reads that matter.
   bool impossibleReadForced() const;
+  /// The same decision from the slice's data alone, without a formula.
+  bool noWriterForForcedRead() const;
   const std::vector<Escape> &escapes() const { return escapes_; }
   /// ¬escape for every escape: the assumptions of a check.
   std::vector<F> assumptions();
@@ -113,6 +120,8 @@ private:
   void add(F f);
   uint32_t releaseUnit(const analysis::LockSection &s) const;
 
+  uint32_t racePast(ThreadId t) const;
+  void findForced();
   void encodeRace();
   void findLockedPasts();
   uint32_t mustPrecede(EventId r, ThreadId u) const;
@@ -121,7 +130,27 @@ private:
   void encodeLocks();
   // Values (slice_values.cpp).
   void encodeControlFlow();
+  uint32_t chainEnd(ThreadId th) const;
+  bool valueTracked(EventId w) const;
+  /// The writers of r's options (kNone: the initial value), r's own
+  /// thread's last earlier write and whether it is free.
+  struct ReadOptions {
+    std::vector<EventId> writers;
+    EventId own;
+    bool ownFree;
+  };
+  ReadOptions optionWriters(EventId r, size_t limit) const;
   F concreteRead(EventId r);
+  // Needed reads (slice_forced_reads.cpp).
+  /// The reads a branch every witness runs needs: per thread those below
+  /// chainBelow (through the chain A_i), and those listed by a precise
+  /// branch (deps).
+  struct ForcedNeeds {
+    std::vector<uint32_t> chainBelow;
+    std::unordered_set<EventId> deps;
+    bool needs(const analysis::TraceIndex &idx, EventId r) const;
+  };
+  ForcedNeeds forcedNeeds() const;
   F refailing(EventId f);
   BoolVar escapeFor(std::vector<EventId> helpers);
   // Lazy families (slice_refine.cpp).
@@ -156,6 +185,8 @@ private:
   std::set<std::tuple<EventId, EventId, EventId>> intervening_;
   /// Reads that matter with no option at all.
   std::vector<EventId> impossible_;
+  /// noWriterForForcedRead held before the formula was built.
+  bool refutedEarly_ = false;
   /// Per thread: events every witness of the race runs (its prefixes up to
   /// what a or b must follow, within the slice); empty for other queries.
   std::vector<uint32_t> forced_;

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 using namespace racepredict::solver;
 
 TEST(FormulaPool, SimplifiesAndHashConses) {
@@ -23,6 +26,53 @@ TEST(FormulaPool, SimplifiesAndHashConses) {
   EXPECT_TRUE(p.hasPb());
   EXPECT_EQ(p.toSmt2(pb),
             "(>= (+ 0 (ite (< o0 o1) 1 0) (ite (< o1 o2) -1 0)) 0)");
+}
+
+// The pool hashes integer fields into a table of handles: a node made
+// again (also after the table grew) is the same handle, and nodes that
+// differ only in their kind, operand order, kid order or coefficients are
+// different ones.
+TEST(FormulaPool, HashConsingIsIdentityAndKindsNeverCollide) {
+  FormulaPool p;
+  F lt = p.lt(3, 4), le = p.le(3, 4), b = p.boolVar(3);
+  EXPECT_NE(lt, le);
+  EXPECT_NE(lt, b);
+  EXPECT_NE(le, b);
+  EXPECT_NE(p.boolVar(3), p.boolVar(4));
+  EXPECT_NE(p.lt(4, 3), lt);
+  F x = p.boolVar(10), y = p.boolVar(11);
+  F conj = p.mkAnd({x, y}), disj = p.mkOr({x, y});
+  EXPECT_NE(conj, disj);
+  EXPECT_NE(conj, p.mkAnd({y, x})); // no reordering: structural identity
+  EXPECT_EQ(conj, p.mkAnd(std::vector<F>{x, y}));
+  EXPECT_EQ(conj, p.mkAnd({x, p.top(), y})); // the neutral kid is dropped
+  EXPECT_NE(p.implies(x, y), p.implies(y, x));
+  EXPECT_NE(p.implies(x, y), p.mkOr({p.mkNot(x), y}));
+  EXPECT_NE(p.mkNot(x), x);
+  EXPECT_EQ(p.mkNot(x), p.mkNot(x));
+  F pb1 = p.pbGe({x, y}, {1, 2}, 1), pb2 = p.pbGe({x, y}, {2, 1}, 1);
+  EXPECT_NE(pb1, pb2);
+  EXPECT_NE(pb1, p.pbGe({x, y}, {1, 2}, 2));
+  EXPECT_EQ(pb1, p.pbGe({x, y}, {1, 2}, 1));
+  EXPECT_EQ(p.toSmt2(pb2), "(>= (+ 0 (ite b10 2 0) (ite b11 1 0)) 1)");
+
+  // Enough nodes to regrow the table many times; every one made again is
+  // found, and their number is exactly the distinct ones.
+  std::vector<F> made;
+  for (uint32_t i = 0; i < 20000; ++i)
+    made.push_back(p.mkOr({p.lt(i, i + 1), p.le(i + 1, i), p.boolVar(i)}));
+  size_t size = p.size();
+  for (uint32_t i = 0; i < 20000; ++i)
+    EXPECT_EQ(made[i], p.mkOr({p.lt(i, i + 1), p.le(i + 1, i), p.boolVar(i)}));
+  EXPECT_EQ(p.size(), size);
+  std::sort(made.begin(), made.end());
+  EXPECT_EQ(std::unique(made.begin(), made.end()), made.end());
+  // The kids of a node read back as they were given.
+  const F *k = p.kidsBegin(made[0]);
+  EXPECT_EQ(p.kidsEnd(made[0]) - k, 3);
+  EXPECT_EQ(p.node(k[0]).op, FOp::Lt);
+  EXPECT_EQ(p.node(k[1]).op, FOp::Le);
+  EXPECT_EQ(p.node(k[2]).op, FOp::Bool);
 }
 
 TEST(Z3OrderSolver, SatUnsatAndModelsRespectTheBase) {
