@@ -12,11 +12,15 @@
 // full speed and holding the token: 50K-700K events of failed try-locks
 // whose analysis took 0.5 s to over 2 min. What is checked here comes
 // before exit(); run_endings.py records this shape with the grace.
+// The job starts once the watcher has looked at the state (a runner that
+// waits for its watcher): without the grace, a watcher that the loaded
+// machine had not yet run when the job called exit() left no event at all.
 // record-options: exit_grace_ms=0
 // expect-race: R P
 
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 int state;      // under m
+int watching;   // under m: the watcher has started
 long result;    // written without m: the race
 long last_seen; // the watcher's own
 
@@ -25,6 +29,7 @@ static void *watcher(void *arg) {
   for (;;) {
     while (pthread_mutex_trylock(&m))
       ;
+    watching = 1;
     last_seen += state;
     pthread_mutex_unlock(&m);
     last_seen += result; // @P
@@ -34,6 +39,11 @@ static void *watcher(void *arg) {
 
 static void *job(void *arg) {
   (void)arg;
+  for (int started = 0; !started;) {
+    pthread_mutex_lock(&m);
+    started = watching;
+    pthread_mutex_unlock(&m);
+  }
   pthread_mutex_lock(&m);
   state = 1;
   pthread_mutex_unlock(&m);
