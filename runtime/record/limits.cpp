@@ -45,20 +45,34 @@ namespace {
 
 } // namespace
 
+/// A turn of exactly kQuantum events ends a thread running a loop whose
+/// period divides kQuantum at the same point of the loop every time -- inside
+/// its critical section, say -- so that a waiter spinning on a try-lock finds
+/// the lock taken at each of its turns, forever: a livelock no native run has
+/// (the job of test/e2e/programs/race_exit_spinner.c polling under a lock
+/// while its watcher spins on a try-lock filled 1 GB). The kernel preempts at
+/// arbitrary points; so do we, shortening each quantum by a pseudo-random
+/// amount drawn from the global sequence (Fibonacci hashing, 0..1023).
+static uint32_t jitteredQuantum(uint64_t nextSeq) {
+  return kQuantum -
+         static_cast<uint32_t>((nextSeq * 0x9e3779b97f4a7c15ull) >> 54);
+}
+
 uint32_t quantumFor(ThreadState *ts) {
   uint64_t max = g.opts.max_events;
+  uint32_t quantum = jitteredQuantum(ts->nextSeq);
   if (!max)
-    return kQuantum;
+    return quantum;
   // Seqs start at 1 (a few are gaps: condition waits' reservations).
   uint64_t recorded = ts->nextSeq - 1;
   if (recorded >= max) {
     if (!stopped())
       stopAtLimit(RP_STOP_MAX_EVENTS, "max_events", max);
-    return kQuantum;
+    return quantum;
   }
   // A quantum of q is this event and q - 1 more.
   uint64_t left = max - recorded;
-  return left < kQuantum ? static_cast<uint32_t>(left) : kQuantum;
+  return left < quantum ? static_cast<uint32_t>(left) : quantum;
 }
 
 void checkTraceBytes() {

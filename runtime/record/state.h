@@ -515,7 +515,8 @@ inline constexpr int kStoppedExitStatus = 124;
 /// (kStoppedExitStatus). From a hook (a limit reached there) or the
 /// watchdog thread.
 [[noreturn]] void stopRecording(const StopNote &note, const char *why);
-/// The quantum for a holder whose next event is `ts->nextSeq`: kQuantum,
+/// The quantum for a holder whose next event is `ts->nextSeq`: kQuantum
+/// less a pseudo-random jitter of up to 1023 events (limits.cpp),
 /// or fewer if max_events is near; stops the recording if it is reached.
 uint32_t quantumFor(ThreadState *ts);
 /// After writing a block: stops the recording if max_trace_bytes is reached.
