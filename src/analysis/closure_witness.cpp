@@ -8,6 +8,7 @@
 #include "racepredict/analysis/closure_witness.h"
 
 #include "racepredict/analysis/model_state.h"
+#include "racepredict/analysis/sync_needs.h"
 
 #include <algorithm>
 #include <unordered_set>
@@ -131,30 +132,13 @@ bool ClosureWitnessFinder::close(Closure &c) const {
     const Event &ev = events[e];
     ThreadId t = ev.thread;
     uint32_t p = idx_.posInThread(e);
+    forEachSyncNeed(
+        idx_, e,
+        [&](ThreadId j) {
+          c.need(j, static_cast<uint32_t>(2 * idx_.threadEvents(j).size()));
+        },
+        needEvent, needHalf);
     switch (ev.kind) {
-    case EventKind::Join:
-      c.need(ev.obj,
-             static_cast<uint32_t>(2 * idx_.threadEvents(ev.obj).size()));
-      break;
-    case EventKind::Wait:
-      if (ev.extra != kNone)
-        needEvent(ev.extra);
-      break;
-    case EventKind::Send:
-    case EventKind::Recv:
-      for (EventId q : idx_.channelPredecessors(e))
-        needEvent(q);
-      break;
-    case EventKind::Signal:
-    case EventKind::Broadcast:
-      for (EventId w : idx_.wokenBy(e))
-        needHalf(w);
-      break;
-    case EventKind::Barrier:
-      for (EventId m : idx_.barrierGenerations()[idx_.barrierGeneration(e)])
-        if (m != e)
-          needHalf(m);
-      break;
     case EventKind::SemWait: {
       // Every thread's last post or init before it in the trace: the
       // count at the wait is then at least the observed one.

@@ -1,5 +1,6 @@
 //===- analysis/forced_writers.cpp - "No race" from forced writers --------===//
 #include "racepredict/analysis/forced_writers.h"
+#include "racepredict/analysis/sync_needs.h"
 
 #include <algorithm>
 #include <unordered_set>
@@ -80,39 +81,18 @@ bool ForcedWriterRefuter::refutes(EventId a, EventId b) const {
         s.reads.push_back(*d);
   };
   auto process = [&](EventId e) {
+    forEachSyncNeed(
+        idx_, e,
+        [&](ThreadId t) {
+          s.needPrefix(t, static_cast<uint32_t>(idx_.threadEvents(t).size()));
+        },
+        needEvent, needBefore);
     const Event &ev = events[e];
-    switch (ev.kind) {
-    case EventKind::Join:
-      s.needPrefix(ev.obj,
-                   static_cast<uint32_t>(idx_.threadEvents(ev.obj).size()));
-      break;
-    case EventKind::Wait:
-      if (ev.extra != kNone)
-        needEvent(ev.extra);
-      break;
-    case EventKind::Send:
-    case EventKind::Recv:
-      for (EventId q : idx_.channelPredecessors(e))
-        needEvent(q);
-      break;
-    case EventKind::Signal:
-    case EventKind::Broadcast:
-      for (EventId w : idx_.wokenBy(e))
-        needBefore(w);
-      break;
-    case EventKind::Barrier:
-      for (EventId m : idx_.barrierGenerations()[idx_.barrierGeneration(e)])
-        if (m != e)
-          needBefore(m);
-      break;
-    case EventKind::Branch:
+    if (ev.kind == EventKind::Branch) {
       if (tr.hasDeps(ev))
         concreteDeps(ev);
       else
         concreteBelow(ev.thread, idx_.posInThread(e));
-      break;
-    default:
-      break;
     }
   };
   // A concrete read of v: a value-concrete write of v before it, or the

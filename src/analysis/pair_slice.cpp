@@ -5,6 +5,7 @@
 // binary search per helper lookup: never the length of the trace.
 //
 #include "racepredict/analysis/pair_slice.h"
+#include "racepredict/analysis/sync_needs.h"
 
 #include "racepredict/support/error.h"
 
@@ -130,30 +131,15 @@ private:
     uint32_t p = idx_.posInThread(e);
     if (p == 0 && idx_.forkOf(t) != kNone)
       needPast(needEvent(idx_.forkOf(t)));
+    forEachSyncNeed(
+        idx_, e,
+        [&](ThreadId j) {
+          needPast(needUnits(
+              j, static_cast<uint32_t>(2 * idx_.threadEvents(j).size())));
+        },
+        [&](EventId q) { needPast(needEvent(q)); },
+        [&](EventId w) { needPast(needHalf(w)); });
     switch (ev.kind) {
-    case EventKind::Join:
-      needPast(needUnits(
-          ev.obj, static_cast<uint32_t>(2 * idx_.threadEvents(ev.obj).size())));
-      break;
-    case EventKind::Wait:
-      if (ev.extra != kNone)
-        needPast(needEvent(ev.extra));
-      break;
-    case EventKind::Signal:
-    case EventKind::Broadcast:
-      for (EventId w : idx_.wokenBy(e))
-        needPast(needHalf(w));
-      break;
-    case EventKind::Barrier:
-      for (EventId m : idx_.barrierGenerations()[idx_.barrierGeneration(e)])
-        if (m != e)
-          needPast(needHalf(m));
-      break;
-    case EventKind::Send:
-    case EventKind::Recv:
-      for (EventId q : idx_.channelPredecessors(e))
-        needPast(needEvent(q));
-      break;
     case EventKind::SemWait:
       if (sl_.options().eager)
         eagerPosts(e);
