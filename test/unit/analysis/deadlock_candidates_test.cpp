@@ -8,6 +8,8 @@
 #include "racepredict/analysis/deadlock_candidates.h"
 #include "racepredict/trace/text_format.h"
 
+#include "trace_fixture.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -19,19 +21,11 @@ using analysis::DeadlockCandidateStats;
 
 namespace {
 
-struct Fixture {
-  trace::Trace t;
-  std::unique_ptr<analysis::TraceIndex> idx;
+struct Fixture : testsupport::TraceFixture {
   std::unique_ptr<analysis::MustHappenBefore> mhb;
-  explicit Fixture(const std::string &text) {
-    std::istringstream in(text);
-    auto r = trace::parseTextTrace(in, "test.rpt.txt");
-    EXPECT_TRUE(static_cast<bool>(r)) << (r ? "" : r.error().message);
-    if (r)
-      t = std::move(*r);
-    idx = std::make_unique<analysis::TraceIndex>(t);
-    mhb = std::make_unique<analysis::MustHappenBefore>(*idx);
-  }
+  explicit Fixture(const std::string &text)
+      : TraceFixture(text),
+        mhb(std::make_unique<analysis::MustHappenBefore>(*idx)) {}
   std::vector<DeadlockCandidate> find(DeadlockCandidateOptions o = {},
                                       DeadlockCandidateStats *st = nullptr) {
     DeadlockCandidateStats local;

@@ -7,6 +7,8 @@
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/trace/text_format.h"
 
+#include "trace_fixture.h"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
@@ -16,17 +18,8 @@ using analysis::Step;
 
 namespace {
 
-struct Fixture {
-  trace::Trace t;
-  std::unique_ptr<analysis::TraceIndex> idx;
-  explicit Fixture(const std::string &text) {
-    std::istringstream in(text);
-    auto r = trace::parseTextTrace(in, "test.rpt.txt");
-    EXPECT_TRUE(static_cast<bool>(r)) << (r ? "" : r.error().message);
-    if (r)
-      t = std::move(*r);
-    idx = std::make_unique<analysis::TraceIndex>(t);
-  }
+struct Fixture : testsupport::TraceFixture {
+  using TraceFixture::TraceFixture;
   std::optional<std::string> check(const std::vector<Step> &s) const {
     return analysis::checkPrefixSchedule(*idx, s);
   }
