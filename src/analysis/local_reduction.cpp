@@ -82,7 +82,7 @@ class Reducer {
 public:
   Reducer(const Trace &t, size_t maxListed)
       : t_(t), maxListed_(maxListed), owner_(locationOwners(t)),
-        keep_(t.events.size(), 1), referenced_(t.events.size(), 0),
+        keep_(t.events.size(), true), referenced_(t.events.size(), false),
         loc_(owner_.size()), plainBranches_(t.numThreads()),
         lastRead_(t.numThreads(), kNone) {
     for (EventId i = 0; i < t.events.size(); ++i) {
@@ -90,7 +90,7 @@ public:
       if (t.hasDeps(e)) {
         auto [b, en] = t.deps(e);
         for (; b != en; ++b)
-          referenced_[*b] = 1;
+          referenced_[*b] = true;
       } else if (e.kind == EventKind::Branch) {
         plainBranches_[e.thread].push_back(i);
       }
@@ -112,7 +112,7 @@ public:
           listedFrom(i); // keeps what its list needs
         continue;
       }
-      keep_[i] = 0;
+      keep_[i] = false;
       Value &v = loc_[e.obj];
       if (e.kind == EventKind::Write) {
         v = {i, Rep{}, false};
@@ -125,7 +125,8 @@ public:
       } else if (v.long_ && referenced_[i]) {
         // Too long a list to carry: this read stays, with its writer (whose
         // list is then rewritten), and stands for the later reads of it.
-        keep_[i] = keep_[v.writer] = 1;
+        keep_[i] = true;
+        keep_[v.writer] = true;
         listedFrom(v.writer); // keeps what the writer's list needs
         v = {v.writer, {intern({i}), kNone, kNone}, false};
       } else if (referenced_[i]) {
@@ -135,7 +136,7 @@ public:
         Rep r = v.writer == kNone ? Rep{} : v.rep;
         if (r.upTo != kNone && r.plainWriter == v.writer)
           r.plainRead = i;
-        readRep_[i] = r;
+        readRep_.push_back({i, r}); // in increasing i: sorted
       }
     }
     for (SymId l = 0; l < owner_.size(); ++l)
@@ -181,12 +182,17 @@ public:
       closeRun(th);
     std::sort(plainRun_.begin(), plainRun_.end());
 
-    std::vector<EventId> newId(n, kNone);
     for (EventId i = 0; i < n; ++i)
-      if (keep_[i]) {
-        newId[i] = static_cast<EventId>(r.original.size());
+      if (keep_[i])
         r.original.push_back(i);
-      }
+    // The reduced id of a kept event: its place in `original` (sorted), by
+    // binary search rather than a table of 4 bytes per original event.
+    auto newId = [&](EventId i) {
+      auto it = std::lower_bound(r.original.begin(), r.original.end(), i);
+      return it != r.original.end() && *it == i
+                 ? static_cast<EventId>(it - r.original.begin())
+                 : kNone;
+    };
     Trace &out = r.trace;
     out.names = t.names;
     out.sources = t.sources;
@@ -203,7 +209,7 @@ public:
     for (EventId i : r.original) {
       Event e = t.events[i];
       if (e.kind == EventKind::Wait && e.extra != kNone)
-        e.extra = newId[e.extra];
+        e.extra = newId(e.extra);
       if (t.hasDeps(e)) {
         if (std::binary_search(plainRun_.begin(), plainRun_.end(), i)) {
           e.extra = kNone;
@@ -211,7 +217,7 @@ public:
           auto run = runDeps_.find(i);
           deps = run != runDeps_.end() ? run->second : listedFrom(i);
           for (EventId &d : deps)
-            d = newId[d];
+            d = newId(d);
           e.extra = out.addDeps(deps);
         }
       }
@@ -259,8 +265,10 @@ private:
     Rep out;
     auto [b, en] = t_.deps(t_.events[e]);
     for (; b != en; ++b) {
-      auto it = readRep_.find(*b);
-      if (it == readRep_.end()) {
+      auto it = std::lower_bound(readRep_.begin(), readRep_.end(), *b,
+                                 [](const std::pair<EventId, Rep> &x,
+                                    EventId id) { return x.first < id; });
+      if (it == readRep_.end() || it->first != *b) {
         set.push_back(*b); // a kept read
         continue;
       }
@@ -290,7 +298,7 @@ private:
       return out;
     auto [kept, fresh] = keptReader_.emplace(r.plainWriter, r.plainRead);
     if (fresh)
-      keep_[r.plainWriter] = keep_[r.plainRead] = 1;
+      keep_[r.plainWriter] = keep_[r.plainRead] = true;
     out.push_back(kept->second);
     return sortedUnique(std::move(out));
   }
@@ -317,11 +325,13 @@ private:
   const Trace &t_;
   size_t maxListed_;
   std::vector<uint32_t> owner_;
-  std::vector<char> keep_, referenced_;
+  /// Per original event, one bit each: the whole trace's only side tables.
+  std::vector<bool> keep_, referenced_;
   std::vector<Value> loc_;
-  /// Referenced dropped reads: what their value came from; the one read
-  /// kept for a plain writer.
-  std::unordered_map<EventId, Rep> readRep_;
+  /// Referenced dropped reads, sorted by id: what their value came from
+  /// (a sorted vector: 20 bytes an entry where a hash map took ~50); the
+  /// one read kept for a plain writer.
+  std::vector<std::pair<EventId, Rep>> readRep_;
   std::unordered_map<EventId, EventId> keptReader_;
   std::vector<std::vector<EventId>> plainBranches_;
   std::vector<EventId> lastRead_;
