@@ -237,8 +237,9 @@ Expected<bool> Resolver::orderBySeq() {
     for (uint32_t s : slot)
       if (s != kNone)
         slot[k++] = s;
+    // No shrink_to_fit: it would copy the slots while they are still held
+    // (4 more bytes per event at loading's peak); they are freed soon.
     slot.resize(k);
-    slot.shrink_to_fit();
   } else {
     order.reserve(n);
     std::vector<std::pair<uint64_t, uint32_t>> pairs(n);
@@ -287,6 +288,10 @@ Expected<bool> Resolver::orderBySeq() {
 
 Expected<bool> Resolver::resolveRefs() {
   std::vector<EventId> deps;
+  // Every list is copied once: sized up front, not grown by doubling
+  // (which holds the old and the new array at once at loading's peak).
+  raw_.t.depItems.reserve(raw_.t.depItems.size() + raw_.depSeqs.size());
+  raw_.t.depOffsets.reserve(raw_.t.depOffsets.size() + raw_.depOff.size());
   for (size_t i = 0; i < raw_.events.size(); ++i) {
     Event &e = raw_.events[i];
     if (e.kind == EventKind::Fork || e.kind == EventKind::Join) {
