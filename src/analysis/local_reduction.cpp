@@ -325,7 +325,8 @@ private:
   const Trace &t_;
   size_t maxListed_;
   std::vector<uint32_t> owner_;
-  /// Per original event, one bit each: the whole trace's only side tables.
+  /// Per original event, one bit each (the reduction's only tables sized by
+  /// the whole trace; the others grow with local reads and locations).
   std::vector<bool> keep_, referenced_;
   std::vector<Value> loc_;
   /// Referenced dropped reads, sorted by id: what their value came from
