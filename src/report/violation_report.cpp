@@ -33,29 +33,34 @@ std::string bindingText(const solver::ViolationFinding &v) {
 
 } // namespace
 
+json violationJson(const trace::Trace &t, const solver::ViolationFinding &v,
+                   const Properties &props, bool witness) {
+  const property::Property &p = props[v.property];
+  const property::Pattern &pat = p.patterns[v.pattern];
+  json events = json::array();
+  for (size_t i = 0; i < v.events.size(); ++i) {
+    json e = eventJson(t, v.events[i]);
+    e["step"] = property::toString(pat.steps[i], pat);
+    events.push_back(e);
+  }
+  json j{{"property", p.name},
+         {"kind", property::kindName(p.kind)},
+         {"pattern", property::toString(pat)},
+         {"pattern_index", v.pattern},
+         {"origin", pat.origin},
+         {"binding", bindingJson(v)},
+         {"events", events},
+         {"observed", v.observed},
+         {"witness", witness ? json(v.witness) : json::array()}};
+  addStepsWithHalves(j, v.steps, witness);
+  return j;
+}
+
 json violationsJson(const trace::Trace &t, const solver::PropertyResult &r,
                     const Properties &props) {
   json out = json::array();
-  for (const auto &v : r.violations) {
-    const property::Property &p = props[v.property];
-    const property::Pattern &pat = p.patterns[v.pattern];
-    json events = json::array();
-    for (size_t i = 0; i < v.events.size(); ++i) {
-      json e = eventJson(t, v.events[i]);
-      e["step"] = property::toString(pat.steps[i], pat);
-      events.push_back(e);
-    }
-    out.push_back({{"property", p.name},
-                   {"kind", property::kindName(p.kind)},
-                   {"pattern", property::toString(pat)},
-                   {"pattern_index", v.pattern},
-                   {"origin", pat.origin},
-                   {"binding", bindingJson(v)},
-                   {"events", events},
-                   {"observed", v.observed},
-                   {"witness", v.witness}});
-    addStepsWithHalves(out.back(), v.steps);
-  }
+  for (const auto &v : r.violations)
+    out.push_back(violationJson(t, v, props, true));
   return out;
 }
 
