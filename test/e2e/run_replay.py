@@ -153,12 +153,24 @@ def mode_run(a):
     shutil.rmtree(wdir, ignore_errors=True)
     cmd = [a.racepredict, "run", "--races", "--deadlocks", "--report-all",
            "--step-timeout-ms", "1000", "-j", "2", "--witness-dir", wdir]
-    r = run(cmd + ["--format", "json", "--", exe], stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, timeout=300)
+    trace = os.path.join(a.workdir, name + ".run.rptrace")
+    r = run(cmd + ["--format", "json", "--trace-out", trace, "--", exe],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            timeout=300)
     print(r.stderr)
     if r.returncode not in (0, 1, 4):
         return fail(f"run exited with {r.returncode}")
     rep = json.loads(r.stdout)
+    # The pipeline's figures, as `analyze` reports them on the same trace.
+    an = json.loads(run([a.racepredict, "analyze", "--races", "--deadlocks",
+                         "--format", "json", trace], stdout=subprocess.PIPE,
+                        text=True, timeout=300).stdout)
+    stages = lambda rep: [x["stage"] for x in rep["stats"]["stages"]]
+    if stages(rep) != stages(an) or (rep["stats"].get("local_reduction") !=
+                                     an["stats"].get("local_reduction")):
+        return fail(f"run's stats.stages {stages(rep)} and local_reduction "
+                    f"{rep['stats'].get('local_reduction')}, analyze's "
+                    f"{stages(an)} and {an['stats'].get('local_reduction')}")
     got_races = {tuple(sorted((program_line(x["first"], a.src),
                                program_line(x["second"], a.src)))): x["replay"]
                  for x in rep["races"]}
