@@ -153,18 +153,17 @@ def mode_run(a):
     shutil.rmtree(wdir, ignore_errors=True)
     cmd = [a.racepredict, "run", "--races", "--deadlocks", "--report-all",
            "--step-timeout-ms", "1000", "-j", "2", "--witness-dir", wdir]
-    trace = os.path.join(a.workdir, name + ".run.rptrace")
-    r = run(cmd + ["--format", "json", "--trace-out", trace, "--", exe],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            timeout=300)
+    r = run(cmd + ["--format", "json", "--", exe], stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, timeout=300)
     print(r.stderr)
     if r.returncode not in (0, 1, 4):
         return fail(f"run exited with {r.returncode}")
     rep = json.loads(r.stdout)
-    # The pipeline's figures, as `analyze` reports them on the same trace.
+    # The pipeline's figures, as `analyze` reports them on the same trace
+    # (run keeps it in the witness directory).
     an = json.loads(run([a.racepredict, "analyze", "--races", "--deadlocks",
-                         "--format", "json", trace], stdout=subprocess.PIPE,
-                        text=True, timeout=300).stdout)
+                         "--format", "json", os.path.join(wdir, "trace.rptrace")],
+                        stdout=subprocess.PIPE, text=True, timeout=300).stdout)
     stages = lambda rep: [x["stage"] for x in rep["stats"]["stages"]]
     if stages(rep) != stages(an) or (rep["stats"].get("local_reduction") !=
                                      an["stats"].get("local_reduction")):
