@@ -50,6 +50,7 @@ void JsonWriter::key(std::string_view k) {
   RACEPREDICT_ASSERT(!open_.empty() && open_.back().close == '}' && !afterKey_,
                      "a key inside an object");
   separate();
+  // Our keys are plain ASCII; anything else is escaped as nlohmann does.
   bool plain = std::all_of(k.begin(), k.end(), [](char c) {
     return c >= 0x20 && c != '"' && c != '\\' && c < 0x7f;
   });
@@ -87,8 +88,8 @@ void JsonWriter::boolean(bool b) {
   buf_ += b ? "true" : "false";
 }
 
-void JsonWriter::members(const nlohmann::ordered_json &obj,
-                         const Fills &fills) {
+void JsonWriter::object(const nlohmann::ordered_json &obj, const Fills &fills) {
+  beginObject();
   for (auto m = obj.begin(); m != obj.end(); ++m) {
     key(m.key());
     auto fill = std::find_if(fills.begin(), fills.end(),
@@ -98,11 +99,6 @@ void JsonWriter::members(const nlohmann::ordered_json &obj,
     else
       value(m.value());
   }
-}
-
-void JsonWriter::object(const nlohmann::ordered_json &obj, const Fills &fills) {
-  beginObject();
-  members(obj, fills);
   end();
 }
 

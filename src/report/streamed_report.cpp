@@ -1,5 +1,4 @@
-//===- report/streamed_report.cpp - The JSON report, one finding at a time
-//-===//
+//===- report/streamed_report.cpp - The JSON report, finding by finding ---===//
 #include "racepredict/report/streamed_report.h"
 
 #include <ostream>

@@ -38,16 +38,14 @@ public:
   void beginArray() { open('['); }
   /// Closes the innermost container.
   void end();
-  /// The next member's key, in an object. Keys are ours: plain ASCII.
+  /// The next member's key, in an object.
   void key(std::string_view k);
   /// Any value, as jsonText would print it at this depth.
   void value(const nlohmann::ordered_json &v);
   void number(uint64_t n);
   void boolean(bool b);
-  /// The members of object `obj` in its order, into the open object; a
-  /// member named in `fills` is written by its fill instead.
-  void members(const nlohmann::ordered_json &obj, const Fills &fills = {});
-  /// `obj` as an object value, with members()'s fills.
+  /// Object `obj` as a value, its members in its order; a member named in
+  /// `fills` is written by its fill instead.
   void object(const nlohmann::ordered_json &obj, const Fills &fills = {});
   /// Hands what is buffered to the stream.
   void flush();

@@ -1,5 +1,4 @@
-//===- report/streamed_report.h - The JSON report, one finding at a time
-//---===//
+//===- report/streamed_report.h - The JSON report, finding by finding -----===//
 //
 // `analyze --format json` and `run --format json` on a trace with
 // thousands of races of 50,000-step witnesses: the report document is
