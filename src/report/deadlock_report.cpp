@@ -178,20 +178,25 @@ json blockedJson(const trace::Trace &t, const solver::DeadlockFinding &d) {
   return out;
 }
 
+json deadlockJson(const trace::Trace &t, const solver::DeadlockFinding &d,
+                  bool witness) {
+  json threads = json::array();
+  for (const auto &b : d.blocked)
+    threads.push_back(t.threadName(b.thread));
+  json j{{"kind", d.kind},
+         {"threads", threads},
+         {"cycle", cycleJson(t, d)},
+         {"blocked", blockedJson(t, d)},
+         {"witness", witness ? json(d.witness) : json::array()}};
+  addStepsWithHalves(j, d.steps, witness);
+  return j;
+}
+
 json deadlocksJson(const trace::Trace &t, const solver::DeadlockResult &r,
                    const analysis::TraceIndex &) {
   json out = json::array();
-  for (const auto &d : r.deadlocks) {
-    json threads = json::array();
-    for (const auto &b : d.blocked)
-      threads.push_back(t.threadName(b.thread));
-    out.push_back({{"kind", d.kind},
-                   {"threads", threads},
-                   {"cycle", cycleJson(t, d)},
-                   {"blocked", blockedJson(t, d)},
-                   {"witness", d.witness}});
-    addStepsWithHalves(out.back(), d.steps);
-  }
+  for (const auto &d : r.deadlocks)
+    out.push_back(deadlockJson(t, d, true));
   return out;
 }
 

@@ -57,37 +57,42 @@ json stepsJson(const std::vector<analysis::Step> &steps) {
   return out;
 }
 
-void addStepsWithHalves(json &entry, const std::vector<analysis::Step> &steps) {
+void addStepsWithHalves(json &entry, const std::vector<analysis::Step> &steps,
+                        bool witness) {
   if (std::any_of(steps.begin(), steps.end(),
                   [](const analysis::Step &s) { return s.half; }))
-    entry["steps"] = stepsJson(steps);
+    entry["steps"] = witness ? stepsJson(steps) : json::array();
+}
+
+json raceJson(const trace::Trace &t, const solver::RaceFinding &f,
+              bool witness) {
+  json race{{"location", raceLocation(t, f.first, f.second)},
+            {"first", eventJson(t, f.first)},
+            {"second", eventJson(t, f.second)},
+            {"witness", witness ? json(f.witness) : json::array()}};
+  // What the one race of this pair of source locations stands for.
+  RaceExtent x = raceExtent(t, f.first, f.second);
+  race["pairs"] = x.pairs;
+  json threads = json::array();
+  for (trace::ThreadId u : x.threads)
+    threads.push_back(t.threadName(u));
+  race["threads"] = threads;
+  trace::EventId alloc = allocationOf(t, f.second);
+  if (alloc != trace::kNone)
+    race["block"] = {{"alloc_event", alloc},
+                     {"address", t.objName(t.events[alloc])},
+                     {"size", t.events[alloc].aux},
+                     {"thread", t.threadName(t.events[alloc].thread)},
+                     {"stack", stackFrames(t, alloc)}};
+  addStepsWithHalves(race, f.steps, witness);
+  return race;
 }
 
 json raceReportJson(const trace::Trace &t, const solver::RaceResult &r,
-                    const ReportContext &ctx) {
+                    const ReportContext &ctx, bool findings) {
   json races = json::array();
-  for (const auto &f : r.races) {
-    json race{{"location", raceLocation(t, f.first, f.second)},
-              {"first", eventJson(t, f.first)},
-              {"second", eventJson(t, f.second)},
-              {"witness", f.witness}};
-    // What the one race of this pair of source locations stands for.
-    RaceExtent x = raceExtent(t, f.first, f.second);
-    race["pairs"] = x.pairs;
-    json threads = json::array();
-    for (trace::ThreadId u : x.threads)
-      threads.push_back(t.threadName(u));
-    race["threads"] = threads;
-    trace::EventId alloc = allocationOf(t, f.second);
-    if (alloc != trace::kNone)
-      race["block"] = {{"alloc_event", alloc},
-                       {"address", t.objName(t.events[alloc])},
-                       {"size", t.events[alloc].aux},
-                       {"thread", t.threadName(t.events[alloc].thread)},
-                       {"stack", stackFrames(t, alloc)}};
-    addStepsWithHalves(race, f.steps);
-    races.push_back(std::move(race));
-  }
+  for (size_t i = 0; findings && i < r.races.size(); ++i)
+    races.push_back(raceJson(t, r.races[i], true));
   json unknown = json::array();
   for (const auto &u : r.unknowns)
     unknown.push_back(

@@ -5,6 +5,7 @@
 #include "racepredict/report/html_report.h"
 #include "racepredict/report/names.h"
 #include "racepredict/report/recording_stop_report.h"
+#include "racepredict/report/streamed_report.h"
 #include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_condense.h"
 
@@ -305,46 +306,72 @@ size_t unknownCount(const RunReport &r) {
          (r.violations ? r.violations->unknowns.size() : 0);
 }
 
-json runReportJson(const RunReport &r) {
-  const trace::Trace &t = *r.trace;
-  json j = raceReportJson(t, shownRaces(r), r.ctx);
-  // One entry per shown race, in the same order as shownRaces.
-  size_t k = 0;
-  for (size_t i = 0; i < r.races->races.size(); ++i) {
-    const ReplayInfo &info = r.raceReplays[i];
-    if (!shown(r, info))
-      continue;
-    json &e = j["races"][k++];
-    for (const char *side : {"first", "second"}) {
-      trace::EventId ev = e[side]["event"].get<trace::EventId>();
-      e[side]["stack"] = stackJson(t, ev);
-    }
-    e["replay"] = info.verdict;
-    e["replay_detail"] = replayJson(t, info);
+namespace {
+
+/// The replays of the shown findings, in report order.
+std::vector<const ReplayInfo *> shownReplays(const RunReport &r,
+                                             const std::vector<ReplayInfo> &v) {
+  std::vector<const ReplayInfo *> out;
+  for (const ReplayInfo &info : v)
+    if (shown(r, info))
+      out.push_back(&info);
+  return out;
+}
+
+/// What the JSON report shows: the shown findings and their replays.
+struct Shown {
+  solver::RaceResult races;
+  solver::DeadlockResult deadlocks;
+  solver::PropertyResult violations;
+  std::vector<const ReplayInfo *> raceReplays, deadlockReplays,
+      violationReplays;
+};
+
+Shown shownFindings(const RunReport &r) {
+  return {shownRaces(r),
+          shownDeadlocks(r),
+          shownViolations(r),
+          shownReplays(r, r.raceReplays),
+          shownReplays(r, r.deadlockReplays),
+          shownReplays(r, r.violationReplays)};
+}
+
+void addReplay(const trace::Trace &t, const ReplayInfo &info, json &entry) {
+  entry["replay"] = info.verdict;
+  entry["replay_detail"] = replayJson(t, info);
+}
+
+void addRaceReplay(const trace::Trace &t, const ReplayInfo &info, json &entry) {
+  for (const char *side : {"first", "second"}) {
+    trace::EventId ev = entry[side]["event"].get<trace::EventId>();
+    entry[side]["stack"] = stackJson(t, ev);
   }
+  addReplay(t, info, entry);
+}
+
+/// The JSON report; without `findings` its finding arrays are left empty
+/// for writeStreamedReport.
+json runReportDocument(const RunReport &r, const Shown &s, bool findings) {
+  const trace::Trace &t = *r.trace;
+  json j = raceReportJson(t, s.races, r.ctx, findings);
+  j["stats"].update(r.pipelineStats);
+  for (size_t k = 0; findings && k < s.raceReplays.size(); ++k)
+    addRaceReplay(t, *s.raceReplays[k], j["races"][k]);
   if (r.deadlocks) {
-    j["deadlocks"] = deadlocksJson(t, shownDeadlocks(r), *r.index);
-    size_t m = 0;
-    for (size_t i = 0; i < r.deadlocks->deadlocks.size(); ++i) {
-      const ReplayInfo &info = r.deadlockReplays[i];
-      if (!shown(r, info))
-        continue;
-      j["deadlocks"][m]["replay"] = info.verdict;
-      j["deadlocks"][m++]["replay_detail"] = replayJson(t, info);
+    if (findings) {
+      j["deadlocks"] = deadlocksJson(t, s.deadlocks, *r.index);
+      for (size_t k = 0; k < s.deadlockReplays.size(); ++k)
+        addReplay(t, *s.deadlockReplays[k], j["deadlocks"][k]);
     }
     // As `analyze` does: undecided deadlock queries count too, so that a
     // report with a confirmed race does not hide them.
     j["stats"]["unknown"] = r.races->stats.unknown + r.deadlocks->stats.unknown;
   }
   if (r.violations) {
-    j["violations"] = violationsJson(t, shownViolations(r), *r.properties);
-    size_t m = 0;
-    for (size_t i = 0; i < r.violations->violations.size(); ++i) {
-      const ReplayInfo &info = r.violationReplays[i];
-      if (!shown(r, info))
-        continue;
-      j["violations"][m]["replay"] = info.verdict;
-      j["violations"][m++]["replay_detail"] = replayJson(t, info);
+    if (findings) {
+      j["violations"] = violationsJson(t, s.violations, *r.properties);
+      for (size_t k = 0; k < s.violationReplays.size(); ++k)
+        addReplay(t, *s.violationReplays[k], j["violations"][k]);
     }
     j["stats"]["property"] = {{"violations", r.violations->violations.size()},
                               {"observed", r.violations->stats.observed},
@@ -361,6 +388,36 @@ json runReportJson(const RunReport &r) {
       {"diverged", countVerdict(r, "diverged")},
       {"not_reproduced", countVerdict(r, "not-reproduced")}};
   return j;
+}
+
+} // namespace
+
+json runReportJson(const RunReport &r) {
+  return runReportDocument(r, shownFindings(r), true);
+}
+
+void writeRunReportJson(const RunReport &r, std::ostream &out) {
+  const trace::Trace &t = *r.trace;
+  Shown s = shownFindings(r);
+  StreamedFindings f;
+  f.races = &s.races;
+  f.decorateRace = [&](size_t k, json &e) {
+    addRaceReplay(t, *s.raceReplays[k], e);
+  };
+  if (r.deadlocks) {
+    f.deadlocks = &s.deadlocks;
+    f.decorateDeadlock = [&](size_t k, json &e) {
+      addReplay(t, *s.deadlockReplays[k], e);
+    };
+  }
+  if (r.violations) {
+    f.violations = &s.violations;
+    f.properties = r.properties;
+    f.decorateViolation = [&](size_t k, json &e) {
+      addReplay(t, *s.violationReplays[k], e);
+    };
+  }
+  writeStreamedReport(out, t, runReportDocument(r, s, false), f);
 }
 
 void writeRunReportHtml(const RunReport &r, std::ostream &out) {

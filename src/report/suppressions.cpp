@@ -148,10 +148,13 @@ std::optional<size_t> Suppressions::match(const Finding &f) const {
 size_t removeSuppressed(const Suppressions &s, const trace::Trace &t,
                         const analysis::TraceIndex &, solver::RaceResult &races,
                         solver::DeadlockResult *deadlocks) {
+  // A rule matches a finding's kind, object and sites, never its witness:
+  // the findings are matched without theirs (resolving every step of
+  // 3,590 witnesses of 50,000 steps cost more than the analysis).
   size_t removed = 0;
   std::vector<solver::RaceFinding> keptRaces;
   for (auto &r : races.races) {
-    if (s.match(raceFinding(t, r.first, r.second, r.witness)))
+    if (s.match(raceFinding(t, r.first, r.second, {})))
       ++removed;
     else
       keptRaces.push_back(std::move(r));
@@ -160,7 +163,10 @@ size_t removeSuppressed(const Suppressions &s, const trace::Trace &t,
   if (deadlocks) {
     std::vector<solver::DeadlockFinding> kept;
     for (auto &d : deadlocks->deadlocks) {
-      if (s.match(deadlockFinding(t, d)))
+      solver::DeadlockFinding sites;
+      sites.kind = d.kind;
+      sites.blocked = d.blocked;
+      if (s.match(deadlockFinding(t, sites)))
         ++removed;
       else
         kept.push_back(std::move(d));

@@ -31,31 +31,42 @@ std::string bindingText(const solver::ViolationFinding &v) {
   return s;
 }
 
+/// The violating events, each with the pattern step it matched.
+json eventsJson(const trace::Trace &t, const solver::ViolationFinding &v,
+                const property::Pattern &pat) {
+  json events = json::array();
+  for (size_t i = 0; i < v.events.size(); ++i) {
+    json e = eventJson(t, v.events[i]);
+    e["step"] = property::toString(pat.steps[i], pat);
+    events.push_back(e);
+  }
+  return events;
+}
+
 } // namespace
+
+json violationJson(const trace::Trace &t, const solver::ViolationFinding &v,
+                   const Properties &props, bool witness) {
+  const property::Property &p = props[v.property];
+  const property::Pattern &pat = p.patterns[v.pattern];
+  json j{{"property", p.name},
+         {"kind", property::kindName(p.kind)},
+         {"pattern", property::toString(pat)},
+         {"pattern_index", v.pattern},
+         {"origin", pat.origin},
+         {"binding", bindingJson(v)},
+         {"events", eventsJson(t, v, pat)},
+         {"observed", v.observed},
+         {"witness", witness ? json(v.witness) : json::array()}};
+  addStepsWithHalves(j, v.steps, witness);
+  return j;
+}
 
 json violationsJson(const trace::Trace &t, const solver::PropertyResult &r,
                     const Properties &props) {
   json out = json::array();
-  for (const auto &v : r.violations) {
-    const property::Property &p = props[v.property];
-    const property::Pattern &pat = p.patterns[v.pattern];
-    json events = json::array();
-    for (size_t i = 0; i < v.events.size(); ++i) {
-      json e = eventJson(t, v.events[i]);
-      e["step"] = property::toString(pat.steps[i], pat);
-      events.push_back(e);
-    }
-    out.push_back({{"property", p.name},
-                   {"kind", property::kindName(p.kind)},
-                   {"pattern", property::toString(pat)},
-                   {"pattern_index", v.pattern},
-                   {"origin", pat.origin},
-                   {"binding", bindingJson(v)},
-                   {"events", events},
-                   {"observed", v.observed},
-                   {"witness", v.witness}});
-    addStepsWithHalves(out.back(), v.steps);
-  }
+  for (const auto &v : r.violations)
+    out.push_back(violationJson(t, v, props, true));
   return out;
 }
 
@@ -135,18 +146,18 @@ json violationWitnessJson(const trace::Trace &t,
   const auto &v = r.violations[index];
   const property::Property &p = props[v.property];
   const property::Pattern &pat = p.patterns[v.pattern];
-  json events = json::array();
-  for (size_t i = 0; i < v.events.size(); ++i) {
-    json e = eventJson(t, v.events[i]);
-    e["step"] = property::toString(pat.steps[i], pat);
-    events.push_back(e);
-  }
-  return {{"tool", "racepredict"},      {"kind", "violation"},
-          {"trace", tracePath},         {"property", p.name},
-          {"property_file", p.file},    {"pattern", property::toString(pat)},
-          {"pattern_index", v.pattern}, {"binding", bindingJson(v)},
-          {"events", events},           {"observed", v.observed},
-          {"witness", v.witness},       {"steps", stepsJson(v.steps)}};
+  return {{"tool", "racepredict"},
+          {"kind", "violation"},
+          {"trace", tracePath},
+          {"property", p.name},
+          {"property_file", p.file},
+          {"pattern", property::toString(pat)},
+          {"pattern_index", v.pattern},
+          {"binding", bindingJson(v)},
+          {"events", eventsJson(t, v, pat)},
+          {"observed", v.observed},
+          {"witness", v.witness},
+          {"steps", stepsJson(v.steps)}};
 }
 
 bool writeViolationWitnessFiles(const std::string &dir, const trace::Trace &t,

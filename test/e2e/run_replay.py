@@ -159,6 +159,17 @@ def mode_run(a):
     if r.returncode not in (0, 1, 4):
         return fail(f"run exited with {r.returncode}")
     rep = json.loads(r.stdout)
+    # The pipeline's figures, as `analyze` reports them on the same trace
+    # (run keeps it in the witness directory).
+    an = json.loads(run([a.racepredict, "analyze", "--races", "--deadlocks",
+                         "--format", "json", os.path.join(wdir, "trace.rptrace")],
+                        stdout=subprocess.PIPE, text=True, timeout=300).stdout)
+    stages = lambda rep: [x["stage"] for x in rep["stats"]["stages"]]
+    if stages(rep) != stages(an) or (rep["stats"].get("local_reduction") !=
+                                     an["stats"].get("local_reduction")):
+        return fail(f"run's stats.stages {stages(rep)} and local_reduction "
+                    f"{rep['stats'].get('local_reduction')}, analyze's "
+                    f"{stages(an)} and {an['stats'].get('local_reduction')}")
     got_races = {tuple(sorted((program_line(x["first"], a.src),
                                program_line(x["second"], a.src)))): x["replay"]
                  for x in rep["races"]}

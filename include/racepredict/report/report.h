@@ -31,20 +31,33 @@ nlohmann::ordered_json eventJson(const trace::Trace &t, trace::EventId e);
 nlohmann::ordered_json stepsJson(const std::vector<analysis::Step> &steps);
 /// Adds "steps" to a report entry when the schedule has a half (a wait's
 /// release, a barrier's arrival), so that reading it back needs no
-/// placement of halves: the checked schedule is the written one.
+/// placement of halves: the checked schedule is the written one. Without
+/// `witness` it is an empty array that the streamed report fills
+/// (streamed_report.h), as the entries' "witness".
 void addStepsWithHalves(nlohmann::ordered_json &entry,
-                        const std::vector<analysis::Step> &steps);
+                        const std::vector<analysis::Step> &steps,
+                        bool witness = true);
 
-/// The JSON report of DESIGN.md (schema_version 1).
+/// One entry of the report's "races" array.
+nlohmann::ordered_json raceJson(const trace::Trace &t,
+                                const solver::RaceFinding &f, bool witness);
+
+/// The JSON report of DESIGN.md (schema_version 1). Without `findings`,
+/// "races" is left empty for the streamed report (streamed_report.h).
 nlohmann::ordered_json raceReportJson(const trace::Trace &t,
                                       const solver::RaceResult &r,
-                                      const ReportContext &ctx);
+                                      const ReportContext &ctx,
+                                      bool findings = true);
 
 /// A TSan-shaped text report: per race both accesses and the witness as
 /// numbered steps with source lines; then a summary line.
 void printRaceReport(const trace::Trace &t, const solver::RaceResult &r,
                      const ReportContext &ctx, std::ostream &out);
 
+/// One entry of the report's "deadlocks" array (`witness`: as raceJson).
+nlohmann::ordered_json deadlockJson(const trace::Trace &t,
+                                    const solver::DeadlockFinding &d,
+                                    bool witness);
 /// The "deadlocks" array of the JSON report.
 nlohmann::ordered_json deadlocksJson(const trace::Trace &t,
                                      const solver::DeadlockResult &r,

@@ -49,6 +49,9 @@ struct RunReport {
   std::string command;                      ///< the program, shell-quoted
   std::vector<std::string> argv;            ///< the program and its arguments
   ReportContext ctx;
+  /// Members added to the JSON report's "stats" after the race figures:
+  /// the pipeline's `stages` and `local_reduction`, as `analyze` writes them.
+  nlohmann::ordered_json pipelineStats = nlohmann::ordered_json::object();
 };
 
 size_t confirmedCount(const RunReport &r);
@@ -65,6 +68,9 @@ void printRunReport(const RunReport &r, std::ostream &out);
 /// The JSON report of DESIGN.md: races / deadlocks (confirmed only unless
 /// reportAll) each with "replay" and "replay_detail".
 nlohmann::ordered_json runReportJson(const RunReport &r);
+/// The same text as jsonText(runReportJson(r)) and a line break, written
+/// one finding at a time (streamed_report.h).
+void writeRunReportJson(const RunReport &r, std::ostream &out);
 /// The HTML page (html_report.h) of the findings the report shows.
 void writeRunReportHtml(const RunReport &r, std::ostream &out);
 /// SARIF 2.1.0 of the findings the report shows.

@@ -11,6 +11,11 @@ namespace racepredict::report {
 
 using Properties = std::vector<property::Property>;
 
+/// One entry of the report's "violations" array (`witness`: as
+/// report::raceJson).
+nlohmann::ordered_json violationJson(const trace::Trace &t,
+                                     const solver::ViolationFinding &v,
+                                     const Properties &props, bool witness);
 /// The "violations" array of the JSON report (DESIGN.md): per violation
 /// the property, its form and pattern, the step events, the variable
 /// binding, whether the observed run already shows it, and the witness.

@@ -1,6 +1,7 @@
 //===- tools/racepredict/cmd_analyze.cpp - `racepredict analyze TRACE` ----===//
 #include "analysis_pipeline.h"
 #include "commands.h"
+#include "pipeline_stats.h"
 
 #include "racepredict/analysis/candidate_groups.h"
 #include "racepredict/analysis/hb_races.h"
@@ -8,6 +9,7 @@
 #include "racepredict/report/html_report.h"
 #include "racepredict/report/recording_stop_report.h"
 #include "racepredict/report/report.h"
+#include "racepredict/report/streamed_report.h"
 #include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_file.h"
 #include "racepredict/support/file_io.h"
@@ -85,24 +87,17 @@ int runAnalyze(const AnalyzeArgs &a) {
   ctx.tracePath = o.trace;
   ctx.fullWitness = a.fullWitness;
   if (a.format == "json") {
-    auto j = report::raceReportJson(*t, r, ctx);
+    // The findings are streamed (report/streamed_report.h): the document
+    // holds everything else.
+    auto j = report::raceReportJson(*t, r, ctx, /*findings=*/false);
+    report::StreamedFindings findings;
+    findings.races = &r;
     report::addRecordingStopJson(*t, j);
     j["stats"]["load_seconds"] = loadSeconds;
     j["stats"]["suppressed"] = res->suppressed;
-    for (const AnalysisResult::Stage &st : res->stages)
-      j["stats"]["stages"].push_back(
-          {{"stage", st.name},
-           {"seconds", st.seconds},
-           {"peak_mb", static_cast<double>(st.peakBytes) / (1 << 20)}});
-    if (const auto &rs = res->reduction; rs.events)
-      j["stats"]["local_reduction"] = {
-          {"kept_events", rs.keptEvents},
-          {"local_locations", rs.localLocations},
-          {"dropped_accesses", rs.droppedAccesses},
-          {"dropped_branches", rs.droppedBranches},
-          {"kept_local_accesses", rs.keptLocalAccesses}};
+    j["stats"].update(pipelineStatsJson(*res));
     if (o.deadlocks) {
-      j["deadlocks"] = report::deadlocksJson(*t, d, idx);
+      findings.deadlocks = &d;
       const auto &ds = d.stats;
       j["stats"]["deadlock"] = {{"blocking_events", ds.search.blockingEvents},
                                 {"candidates", ds.candidates},
@@ -123,7 +118,8 @@ int runAnalyze(const AnalyzeArgs &a) {
       j["stats"]["unknown"] = r.stats.unknown + ds.unknown;
     }
     if (!props.empty()) {
-      j["violations"] = report::violationsJson(*t, pr, props);
+      findings.violations = &pr;
+      findings.properties = &props;
       for (auto &u : report::unknownViolationsJson(pr, props))
         j["unknown"].push_back(u);
       const auto &ps = pr.stats;
@@ -152,7 +148,7 @@ int runAnalyze(const AnalyzeArgs &a) {
                  {"also_predicted", hbAlsoPredicted},
                  {"groups_also_predicted", hbGroupsAlsoPredicted}};
     }
-    *out << jsonText(std::move(j)) << "\n";
+    report::writeStreamedReport(*out, *t, j, findings);
   } else if (a.format == "sarif") {
     auto sarif =
         report::sarifReport(*t, r, o.deadlocks ? &d : nullptr, idx, ctx);

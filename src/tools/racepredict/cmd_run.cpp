@@ -9,6 +9,7 @@
 //
 #include "analysis_pipeline.h"
 #include "commands.h"
+#include "pipeline_stats.h"
 #include "program_input.h"
 #include "scratch_dir.h"
 
@@ -341,6 +342,7 @@ int runRun(RunArgs a) {
   r.argv = a.command;
   r.ctx.tracePath = a.analysis.trace;
   r.ctx.fullWitness = a.fullWitness;
+  r.pipelineStats = pipelineStatsJson(*res);
 
   auto outFile = OutputFile::open(a.output.empty() ? "-" : a.output, "report");
   if (!outFile) {
@@ -349,7 +351,7 @@ int runRun(RunArgs a) {
   }
   std::ostream *out = &outFile->stream();
   if (a.format == "json")
-    *out << jsonText(report::runReportJson(r)) << "\n";
+    report::writeRunReportJson(r, *out);
   else if (a.format == "sarif")
     *out << jsonText(report::runReportSarif(r)) << "\n";
   else if (a.format == "html")

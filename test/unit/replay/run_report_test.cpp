@@ -3,6 +3,9 @@
 
 #include "racepredict/analysis/trace_index.h"
 #include "racepredict/report/run_report.h"
+#include "racepredict/support/utf8.h"
+
+#include <algorithm>
 
 using namespace racepredict;
 using racepredict::testing::parseTrace;
@@ -141,6 +144,30 @@ TEST(RunReport, JsonCarriesTheReplayField) {
   EXPECT_EQ(before["event"], 3);
   EXPECT_EQ(before["thread"], "t2");
   EXPECT_EQ(before["stack"][0], "b m.c:6:5");
+}
+
+TEST(RunReport, StreamedJsonIsTheDocumentWithThePipelineStats) {
+  Fixture f;
+  solver::DeadlockResult none;
+  f.r.deadlocks = &none;
+  f.r.pipelineStats = {
+      {"stages", {{{"stage", "load"}, {"seconds", 0.25}, {"peak_mb", 1.5}}}},
+      {"local_reduction", {{"kept_events", 4}, {"local_locations", 1}}}};
+  for (bool all : {false, true}) {
+    f.r.reportAll = all;
+    auto j = report::runReportJson(f.r);
+    EXPECT_EQ(j["stats"]["stages"][0]["stage"], "load");
+    EXPECT_EQ(j["stats"]["stages"][0]["peak_mb"], 1.5);
+    EXPECT_EQ(j["stats"]["local_reduction"]["kept_events"], 4);
+    // After the race figures, before the replay's, as `analyze` has them.
+    std::vector<std::string> keys;
+    for (auto m = j["stats"].begin(); m != j["stats"].end(); ++m)
+      keys.push_back(m.key());
+    EXPECT_EQ(keys.end() - std::find(keys.begin(), keys.end(), "stages"), 3);
+    std::ostringstream out;
+    report::writeRunReportJson(f.r, out);
+    EXPECT_EQ(out.str(), jsonText(j) + "\n");
+  }
 }
 
 } // namespace
