@@ -19,13 +19,7 @@ using analysis::Step;
 namespace {
 
 using Fixture = testsupport::TraceFixture;
-
-std::vector<uint32_t> eventsOf(const std::vector<Step> &steps) {
-  std::vector<uint32_t> out;
-  for (const Step &s : steps)
-    out.push_back(s.event);
-  return out;
-}
+using testsupport::eventsOf;
 
 std::optional<std::vector<Step>> greedy(const Fixture &f, uint32_t a,
                                         uint32_t b) {
