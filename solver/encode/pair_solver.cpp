@@ -1,6 +1,7 @@
 //===- solver/encode/pair_solver.cpp - Decide one candidate on its slice --===//
 #include "racepredict/solver/pair_solver.h"
 
+#include "racepredict/analysis/greedy_witness.h"
 #include "racepredict/solver/slice_encoding.h"
 
 #include <algorithm>
@@ -19,6 +20,15 @@ PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
     v.status = CheckResult::Unsat; // ordered by must-happen-before
     return v;
   }
+  if (opts.greedy)
+    if (auto w = analysis::findGreedyWitness(slicer.index(), slice, a, b)) {
+      PairVerdict v;
+      v.status = CheckResult::Sat;
+      v.searched = true;
+      v.sliceUnits = slice.units();
+      v.steps = std::move(*w);
+      return v;
+    }
   // race(a, b) is part of every encoding of a slice with a racing pair.
   auto noQuery = [](SliceEncoding &, FormulaPool &) {};
   auto check = [&](const std::vector<analysis::Step> &sigma) {

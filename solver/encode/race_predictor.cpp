@@ -53,6 +53,7 @@ struct Outcome {
   CheckResult::Status status = CheckResult::Unknown;
   bool fast = false;       ///< settled by a closure witness, without the solver
   bool reused = false;     ///< fast: cut from an earlier witness
+  bool searched = false;   ///< fast: the greedy schedule on the slice
   bool propagated = false; ///< unsat without a solver check
   std::vector<Step> steps;
   std::string reason;
@@ -73,6 +74,7 @@ public:
     po_.timeoutMs = opts.timeoutMs;
     po_.rlimit = opts.rlimit;
     po_.eagerLocks = opts.eagerLockPairs;
+    po_.greedy = !opts.noFastPath && !opts.window;
     po_.deadline = deadline;
   }
 
@@ -179,6 +181,7 @@ private:
     o.units = v.sliceUnits;
     o.vars = v.orderVars;
     o.propagated = v.propagated;
+    o.fast = o.searched = v.searched;
     if (v.status == CheckResult::Sat)
       o.steps = std::move(v.steps);
     return o;
@@ -366,6 +369,7 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
   });
   for (Outcome &o : all) {
     result.stats.reusedWitnesses += o.reused;
+    result.stats.searchedWitnesses += o.searched;
     if (o.fast)
       ++result.stats.closureWitnesses;
     else if (o.propagated)

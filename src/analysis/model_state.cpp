@@ -102,6 +102,23 @@ bool ModelState::depsConcrete(const Event &ev) const {
   return true;
 }
 
+bool ModelState::wouldBeConcrete(EventId e) const {
+  const Event &ev = t_->events[e];
+  if (ev.kind == EventKind::TryFail)
+    return heldByOther(ev.obj, ev.thread, true);
+  if (!trace::readsValue(ev.kind))
+    return true;
+  int64_t seen =
+      ev.kind == EventKind::AtomicRmw ? t_->rmwReadValue(ev) : ev.value;
+  std::optional<int64_t> m = valueOf(ev.obj);
+  return m.has_value() && *m == seen;
+}
+
+std::optional<int64_t> ModelState::valueOf(SymId loc) const {
+  auto it = memory_.find(loc);
+  return it != memory_.end() ? it->second : idx_->initialValue(loc);
+}
+
 std::optional<std::string> ModelState::blocked(const Step &s) const {
   if (s.event >= t_->events.size())
     return "no such event";
@@ -219,9 +236,7 @@ void ModelState::executeEffect(EventId e) {
   if (trace::readsValue(ev.kind)) {
     int64_t seen =
         ev.kind == EventKind::AtomicRmw ? t_->rmwReadValue(ev) : ev.value;
-    auto it = memory_.find(ev.obj);
-    std::optional<int64_t> m =
-        it != memory_.end() ? it->second : idx_->initialValue(ev.obj);
+    std::optional<int64_t> m = valueOf(ev.obj);
     if (!m.has_value() || *m != seen) {
       notConcrete_[e] = 1;
       allConcrete_[t] = 0;

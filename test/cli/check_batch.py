@@ -19,7 +19,7 @@ RP, INPUTS, EXAMPLES, W = sys.argv[1:5]
 FIG1 = os.path.join(EXAMPLES, "huang_fig1.rpt.txt")
 CLEAN = os.path.join(INPUTS, "paper", "huang_fig2_case2.rpt.txt")
 # A race only the solver finds (the fast path settles fig1's).
-SOLVER = os.path.join(INPUTS, "scale", "later_writer.rpt.txt")
+SOLVER = os.path.join(INPUTS, "scale", "overwritten_writer.rpt.txt")
 failures = []
 
 
@@ -136,15 +136,15 @@ def main():
     r = batch("--traces", hard, "--rlimit", "1", "--junit", x, "--json", j)
     check(r.returncode == 4, f"rlimit: exit {r.returncode}, want 4")
     t = {t["name"]: t for t in json.load(open(j))["tests"]}
-    ow = t["later_writer.rpt.txt"]
+    ow = t["overwritten_writer.rpt.txt"]
     check(ow["status"] == "inconclusive" and "ended unknown" in ow["reason"],
-          f"rlimit later_writer: {ow['status']} {ow.get('reason')}")
+          f"rlimit overwritten_writer: {ow['status']} {ow.get('reason')}")
     check(t["huang_fig2_case2.rpt.txt"]["status"] == "ok", "clean trace stays ok")
     root = ET.parse(x).getroot()
     check((root.get("tests"), root.get("failures"), root.get("errors")) == ("2", "0", "1"),
           f"rlimit JUnit {root.attrib}")
     err = [tc.find("error") for tc in root.iter("testcase")
-           if tc.get("name") == "later_writer.rpt.txt"][0]
+           if tc.get("name") == "overwritten_writer.rpt.txt"][0]
     check(err is not None and err.get("type") == "inconclusive", "JUnit error type")
 
     # --- A broken trace is a test error with analyze's message; the others run.

@@ -1,14 +1,16 @@
 //===- test/model/fast_stages_test.cpp - Fast stages change no verdict ----===//
 //
 // Issue 17: with --all-pairs, the stages before the solver — the closure
-// fast path, witnesses cut from earlier ones (analysis/witness_reuse.h) and
-// "no race" from forced writers (analysis/forced_writers.h) — decide
+// fast path, witnesses cut from earlier ones (analysis/witness_reuse.h),
+// the greedy value-keeping schedule on the slice (analysis/greedy_witness.h)
+// and "no race" from forced writers (analysis/forced_writers.h) — decide
 // exactly what the solver decides on every candidate alone
 // (--no-fast-path), on random traces longer than the enumerator can take
 // (the model differential tests compare the same default pipeline with the
 // enumerator on short ones). Every reported witness passes the schedule
 // checker, and no pair is unknown. The mixes must exercise the stages: some
-// pairs are reused witnesses, some forced-writer refutations.
+// pairs are reused witnesses, some greedy schedules, some forced-writer
+// refutations.
 //
 #include "model_check.h"
 #include "random_trace.h"
@@ -27,7 +29,7 @@ using namespace racepredict::testsupport;
 namespace {
 
 struct Totals {
-  size_t reused = 0, refuted = 0;
+  size_t reused = 0, refuted = 0, searched = 0;
 };
 
 void runMix(const TraceFeatures &f, uint64_t seedBase, int count,
@@ -55,6 +57,7 @@ void runMix(const TraceFeatures &f, uint64_t seedBase, int count,
     solver::RaceResult alone = solver::predictRaces(idx, ro);
     totals->reused += fast.stats.reusedWitnesses;
     totals->refuted += fast.stats.propagatedUnsat;
+    totals->searched += fast.stats.searchedWitnesses;
     Pairs got, want;
     std::string why;
     for (const auto &r : fast.races) {
@@ -86,6 +89,7 @@ TEST(FastStagesChangeNoVerdict, CountersBranchesAndValues) {
   runMix(f, 41000000, 150, &totals);
   EXPECT_GT(totals.reused, 0u);
   EXPECT_GT(totals.refuted, 0u);
+  EXPECT_GT(totals.searched, 0u);
 }
 
 TEST(FastStagesChangeNoVerdict, WriteDependencesAndSync) {
@@ -96,6 +100,7 @@ TEST(FastStagesChangeNoVerdict, WriteDependencesAndSync) {
   runMix(f, 42000000, 150, &totals);
   EXPECT_GT(totals.reused, 0u);
   EXPECT_GT(totals.refuted, 0u);
+  EXPECT_GT(totals.searched, 0u);
 }
 
 } // namespace

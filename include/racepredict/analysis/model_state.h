@@ -39,6 +39,12 @@ public:
   /// Whether a read-like event already executed saw its recorded value (a
   /// tryfail: whether it failed again).
   bool concrete(EventId e) const;
+  /// Whether read-like `e`, executed now, would be concrete: a read (an
+  /// rmw's read half) would see its recorded value, a tryfail would fail
+  /// again. Without executing it.
+  bool wouldBeConcrete(EventId e) const;
+  /// The current value of a location (nullopt: unknown, ⊥).
+  std::optional<int64_t> valueOf(SymId loc) const;
   /// Whether a precise branch's or write's listed reads are concrete and
   /// its thread's tryfails so far re-failed (docs/semantics.md).
   bool depsConcrete(const trace::Event &ev) const;

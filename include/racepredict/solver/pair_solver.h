@@ -29,6 +29,9 @@ struct PairSolveOptions {
   size_t eagerLocks = 4096;
   /// Checks per pair before giving up as unknown.
   size_t maxChecks = 2000;
+  /// Try the greedy value-keeping schedule (analysis/greedy_witness.h)
+  /// before building the formula.
+  bool greedy = false;
   /// Absolute deadline (the trace budget); max() = none.
   std::chrono::steady_clock::time_point deadline =
       std::chrono::steady_clock::time_point::max();
@@ -45,6 +48,8 @@ struct PairVerdict {
   /// Unsat without a solver check: a read every witness needs has no
   /// writer (SliceEncoding::impossibleReadForced).
   bool propagated = false;
+  /// Sat by the greedy schedule, without a formula.
+  bool searched = false;
 };
 
 PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,

@@ -89,6 +89,9 @@ struct RaceStats {
   /// Of those, --all-pairs: cut from another pair's witness
   /// (analysis/witness_reuse.h).
   size_t reusedWitnesses = 0;
+  /// Of closureWitnesses: found by the greedy schedule on the slice
+  /// (analysis/greedy_witness.h).
+  size_t searchedWitnesses = 0;
   /// No race, without a solver check (a read every witness needs has no
   /// writer left: analysis/forced_writers.h, pair_solver.h).
   size_t propagatedUnsat = 0;

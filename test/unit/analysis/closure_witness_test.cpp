@@ -15,13 +15,7 @@ using analysis::Step;
 namespace {
 
 using Fixture = testsupport::TraceFixture;
-
-std::vector<uint32_t> eventsOf(const std::vector<Step> &steps) {
-  std::vector<uint32_t> out;
-  for (const Step &s : steps)
-    out.push_back(s.event);
-  return out;
-}
+using testsupport::eventsOf;
 
 // t1 writes x inside a section of m and t0 reads it (a plain branch
 // follows) before taking m itself. The race on z needs t1's write but not

@@ -1,6 +1,7 @@
 //===- trace_fixture.h - A text trace and its index, for analysis tests ---===//
 #pragma once
 
+#include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/analysis/trace_index.h"
 #include "racepredict/trace/text_format.h"
 
@@ -9,6 +10,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace racepredict::testsupport {
 
@@ -25,5 +27,15 @@ struct TraceFixture {
     idx = std::make_unique<analysis::TraceIndex>(t);
   }
 };
+
+/// The events of a schedule's steps, in order (a wait's release half and
+/// its return both appear as the wait).
+inline std::vector<uint32_t>
+eventsOf(const std::vector<analysis::Step> &steps) {
+  std::vector<uint32_t> out;
+  for (const analysis::Step &s : steps)
+    out.push_back(s.event);
+  return out;
+}
 
 } // namespace racepredict::testsupport

@@ -1,0 +1,30 @@
+//===- analysis/greedy_witness.h - Value-keeping greedy race schedules ----===//
+//
+// A polynomial attempt at a candidate before its formula is built (issue
+// 17, `mixed`): execute the trace on the model state, one enabled step at a
+// time, never letting a read see anything but its recorded value (every
+// read stays concrete, so every branch stays enabled), until the threads of
+// a and b stand at a and b. Among the enabled steps it takes the one
+// earliest in the observed order, or first the steps of a's and b's
+// threads; a thread never passes its slice cap (what must follow a or b).
+// Unlike the closure witness it does not keep reads-from: a read may take
+// any write of its value that is last when it runs. The schedule checker
+// must accept the result; when no order works the solver decides, so the
+// verdicts are those of the solver alone (a failure here proves nothing).
+//
+#pragma once
+
+#include "racepredict/analysis/pair_slice.h"
+#include "racepredict/analysis/schedule_checker.h"
+
+#include <optional>
+#include <vector>
+
+namespace racepredict::analysis {
+
+/// σ·a·b, accepted by checkRaceWitness, or nullopt. `slice` gives the caps.
+std::optional<std::vector<Step>> findGreedyWitness(const TraceIndex &idx,
+                                                   const PairSlice &slice,
+                                                   EventId a, EventId b);
+
+} // namespace racepredict::analysis
