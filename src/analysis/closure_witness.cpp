@@ -58,6 +58,53 @@ struct ClosureWitnessFinder::Closure {
     ThreadId t = idx.trace().events[r].thread;
     return idx.posInThread(r) < readMatter[t] || precise.count(r);
   }
+  /// The write a read that matters waits for in the schedule (its other
+  /// writer, else its observed one), or kNone.
+  EventId awaitedWriter(const TraceIndex &idx, EventId r) const {
+    if (!trace::readsValue(idx.trace().events[r].kind) || !matters(idx, r))
+      return kNone;
+    auto o = otherWriter.find(r);
+    return o != otherWriter.end() ? o->second : observedWriter(idx, r);
+  }
+  /// Whether the greedy schedule of the closure must get stuck on a section
+  /// left open: its acquire waits for every section of its lock that another
+  /// thread takes in the closure, one of those comes after a read that
+  /// matters of its thread, and that read's writer lies inside the open
+  /// section. A cycle of waits: no schedule runs all of the closure. (Found
+  /// before scheduling, it spares a schedule that would run most of the
+  /// prefix and then stop; app 100K, issue 17.) Other stuck cases are left
+  /// to the schedule.
+  bool openSectionWaitsOnItself(const TraceIndex &idx) const {
+    const auto &events = idx.trace().events;
+    for (auto &[lock, gate] : openSection) {
+      const LockSection &open = idx.sections()[gate];
+      uint32_t from = idx.posInThread(open.acquire);
+      // Per thread: past its last acquire of the lock in the closure.
+      std::vector<uint32_t> until(units.size(), 0);
+      for (uint32_t si : idx.sectionsOf(lock)) {
+        const LockSection &s = idx.sections()[si];
+        uint32_t p = idx.posInThread(s.acquire);
+        if (s.thread != open.thread && 2 * p + 1 < units[s.thread])
+          until[s.thread] = std::max(until[s.thread], p);
+      }
+      auto feedsFromOpen = [&](EventId r) {
+        EventId w = awaitedWriter(idx, r);
+        return w != kNone && events[w].thread == open.thread &&
+               idx.posInThread(w) > from;
+      };
+      for (ThreadId t = 0; t < until.size(); ++t) {
+        const auto &te = idx.threadEvents(t);
+        for (uint32_t p = 0; p < std::min<uint32_t>(until[t], readMatter[t]);
+             ++p)
+          if (feedsFromOpen(te[p]))
+            return true;
+      }
+      for (EventId r : precise)
+        if (idx.posInThread(r) < until[events[r].thread] && feedsFromOpen(r))
+          return true;
+    }
+    return false;
+  }
   void need(ThreadId t, uint32_t u) {
     if (u > limit[t]) {
       failed = true;
@@ -358,10 +405,7 @@ ClosureWitnessFinder::schedule(const Closure &c) const {
     if (auto g = gated.find(e); g != gated.end())
       n.gate = g->second;
     // A read that matters waits for its observed (or other) writer.
-    if (trace::readsValue(events[e].kind) && c.matters(idx_, e)) {
-      auto o = c.otherWriter.find(e);
-      n.writer = o != c.otherWriter.end() ? o->second : observedWriter(idx_, e);
-    }
+    n.writer = c.awaitedWriter(idx_, e);
   };
   for (ThreadId t = 0; t < nt; ++t)
     refresh(t);
@@ -414,7 +458,7 @@ ClosureWitnessFinder::attempt(EventId a, EventId b, bool closeAll,
              eventOf(idx_.posInThread(idx_.forkOf(t))) + 1);
   }
   *closed = close(c);
-  if (!*closed)
+  if (!*closed || c.openSectionWaitsOnItself(idx_))
     return std::nullopt;
   // No replay by the schedule checker: schedule() applied each step to a
   // ModelState only once `blocked` allowed it, from the initial state, which
