@@ -11,7 +11,6 @@
 #include "racepredict/analysis/sync_needs.h"
 
 #include <algorithm>
-#include <set>
 #include <unordered_set>
 
 namespace racepredict::analysis {
@@ -370,26 +369,15 @@ ClosureWitnessFinder::schedule(const Closure &c) const {
   struct Next {
     Step step{kNone, false};
     bool in = false;        ///< the step is in the closure
+    bool fresh = false;     ///< computed since the thread last moved
     SymId gate = kNone;     ///< the acquire of an open section: its lock
     EventId writer = kNone; ///< a read that matters: its writer
   };
   std::vector<Next> nexts(nt);
-  // The threads with a step in the closure, in the order the rule below
-  // prefers them: first halves (a wait's release, a barrier's arrival) by
-  // thread, as soon as their thread reaches them, as in the run (the trace
-  // lists the event where it returned); then the earliest observed step.
-  // The first one enabled is taken, so only the threads before it are
-  // tested.
-  std::set<std::pair<uint64_t, ThreadId>> ready;
-  auto key = [](const Next &n, ThreadId t) {
-    return std::make_pair(
-        n.step.half ? uint64_t{t} : (uint64_t{1} << 32) | n.step.event, t);
-  };
   auto refresh = [&](ThreadId t) {
     Next &n = nexts[t];
-    if (n.in)
-      ready.erase(key(n, t));
     n = Next{};
+    n.fresh = true;
     EventId e = st.next(t);
     if (e == kNone)
       return;
@@ -397,40 +385,45 @@ ClosureWitnessFinder::schedule(const Closure &c) const {
     uint32_t p = idx_.posInThread(e);
     n.step = {e, half};
     n.in = (half ? halfOf(p) : eventOf(p)) < c.units[t];
-    if (!n.in)
-      return;
-    ready.insert(key(n, t));
-    if (half)
+    if (!n.in || half)
       return;
     if (auto g = gated.find(e); g != gated.end())
       n.gate = g->second;
     // A read that matters waits for its observed (or other) writer.
     n.writer = c.awaitedWriter(idx_, e);
   };
-  for (ThreadId t = 0; t < nt; ++t)
-    refresh(t);
   for (;;) {
-    if (ready.empty()) // the closure ran: a and b must now be next and enabled
-      return raceEnabledAfter(st, idx_, c.a, c.b) ? std::nullopt
-                                                  : std::optional(out);
-    ThreadId mover = kNone;
-    for (const auto &entry : ready) {
-      ThreadId t = entry.second;
+    Step best{kNone, false};
+    bool left = false;
+    for (ThreadId t = 0; t < nt; ++t) {
+      if (!nexts[t].fresh)
+        refresh(t);
       const Next &n = nexts[t];
+      if (!n.in)
+        continue;
+      const Step &s = n.step;
+      left = true;
+      // A first half (a wait's release, a barrier's arrival) runs as soon
+      // as its thread reaches it, as it did in the run: the trace lists the
+      // event where it returned. Otherwise, the earliest observed step.
+      if (best.half || (best.event != kNone && !s.half && s.event > best.event))
+        continue;
       if (n.gate != kNone && !othersDone(st, n.gate, t))
         continue;
       if (n.writer != kNone && !st.executed(n.writer))
         continue;
-      if (st.blocked(n.step))
+      if (st.blocked(s))
         continue;
-      mover = t;
-      break;
+      best = s;
     }
-    if (mover == kNone)
+    if (!left) // the closure ran: a and b must now be next and enabled
+      return raceEnabledAfter(st, idx_, c.a, c.b) ? std::nullopt
+                                                  : std::optional(out);
+    if (best.event == kNone)
       return std::nullopt; // stuck
-    st.apply(nexts[mover].step);
-    out.push_back(nexts[mover].step);
-    refresh(mover);
+    st.apply(best);
+    out.push_back(best);
+    nexts[events[best.event].thread].fresh = false;
   }
 }
 
