@@ -119,6 +119,26 @@ std::optional<int64_t> ModelState::valueOf(SymId loc) const {
   return it != memory_.end() ? it->second : idx_->initialValue(loc);
 }
 
+bool ModelState::enabledWhenNext(EventKind k) {
+  // The kinds with a case of their own in blocked's switch (keep in step).
+  switch (k) {
+  case EventKind::Join:
+  case EventKind::Acquire:
+  case EventKind::RAcquire:
+  case EventKind::Wait:
+  case EventKind::Signal:
+  case EventKind::Broadcast:
+  case EventKind::Barrier:
+  case EventKind::SemWait:
+  case EventKind::Send:
+  case EventKind::Recv:
+  case EventKind::Branch:
+    return false;
+  default:
+    return true;
+  }
+}
+
 std::optional<std::string> ModelState::blocked(const Step &s) const {
   if (s.event >= t_->events.size())
     return "no such event";

@@ -46,18 +46,27 @@ std::optional<std::string> checkPrefixSchedule(const TraceIndex &idx,
   return executeSchedule(st, idx, sigma);
 }
 
-std::optional<std::string> checkRaceWitness(const TraceIndex &idx,
-                                            const std::vector<Step> &sigma,
-                                            EventId a, EventId b) {
+namespace {
+
+std::optional<std::string> notAPair(const TraceIndex &idx, EventId a,
+                                    EventId b) {
   const auto &events = idx.trace().events;
   if (a >= events.size() || b >= events.size())
     return "racing event out of range";
   if (events[a].thread == events[b].thread)
     return "racing events " + std::to_string(a) + " and " + std::to_string(b) +
            " belong to the same thread";
-  ModelState st(idx);
-  if (auto err = executeSchedule(st, idx, sigma))
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<std::string> raceEnabledAfter(const ModelState &st,
+                                            const TraceIndex &idx, EventId a,
+                                            EventId b) {
+  if (auto err = notAPair(idx, a, b))
     return err;
+  const auto &events = idx.trace().events;
   for (EventId e : {a, b}) {
     trace::ThreadId t = events[e].thread;
     if (st.next(t) != e || st.inFirstHalf(t))
@@ -69,6 +78,17 @@ std::optional<std::string> checkRaceWitness(const TraceIndex &idx,
              " is not enabled: " + *why;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> checkRaceWitness(const TraceIndex &idx,
+                                            const std::vector<Step> &sigma,
+                                            EventId a, EventId b) {
+  if (auto err = notAPair(idx, a, b))
+    return err;
+  ModelState st(idx);
+  if (auto err = executeSchedule(st, idx, sigma))
+    return err;
+  return raceEnabledAfter(st, idx, a, b);
 }
 
 std::optional<std::vector<Step>> expandWitness(const TraceIndex &idx,

@@ -1,5 +1,19 @@
 //===- analysis/witness_reuse.cpp - One witness, every pair it exhibits ---===//
+//
+// A cut is checked without replaying it where that is provably the same
+// (issue 17: the replay of ~50K-step prefixes was most of a reused
+// witness's cost). Every remembered witness was validated, and a prefix of
+// a valid schedule is valid (each step's enabling depends only on the state
+// the steps before it leave). So a cut of a validated prefix needs only the
+// checker's final test: c and d next (the window guarantees it) and
+// enabled. For kinds enabled whenever next (ModelState::enabledWhenNext:
+// accesses, the usual racing events), that is: the fork of a thread whose
+// first event it is lies in the cut. Any other case is replayed in full.
+// FastStagesChangeNoVerdict checks every reused witness with the checker.
+//
 #include "racepredict/analysis/witness_reuse.h"
+
+#include "racepredict/analysis/model_state.h"
 
 #include <algorithm>
 
@@ -18,6 +32,13 @@ void WitnessPool::add(const std::vector<Step> &steps) {
   for (uint32_t i = 0; i < steps.size(); ++i)
     if (!steps[i].half)
       w.done[events[steps[i].event].thread].push_back(i);
+  // σ is valid; so is σ·a·b when a and b are enabled whenever next (a does
+  // not move b's thread nor undo a fork).
+  w.valid = steps.size();
+  for (size_t i = std::max<size_t>(steps.size(), 2) - 2; i < steps.size(); ++i)
+    if (steps[i].half ||
+        !ModelState::enabledWhenNext(events[steps[i].event].kind))
+      w.valid = std::min(w.valid, i);
   entries_.push_front(std::move(w));
   if (entries_.size() > capacity_)
     entries_.pop_back();
@@ -35,6 +56,26 @@ std::pair<size_t, size_t> WitnessPool::window(const Entry &w, EventId e) const {
   return {lo, hi};
 }
 
+bool WitnessPool::enabledAfterCut(const Entry &w, size_t len, EventId c,
+                                  EventId d) const {
+  const auto &events = idx_.trace().events;
+  if (len > w.valid || events[c].thread == events[d].thread)
+    return false;
+  for (EventId e : {c, d}) {
+    if (!ModelState::enabledWhenNext(events[e].kind))
+      return false;
+    ThreadId t = events[e].thread;
+    EventId fork = idx_.forkOf(t);
+    if (idx_.posInThread(e) > 0 || fork == kNone)
+      continue;
+    const auto &done = w.done[events[fork].thread];
+    uint32_t p = idx_.posInThread(fork);
+    if (p >= done.size() || done[p] >= len)
+      return false;
+  }
+  return true;
+}
+
 std::optional<std::vector<Step>> WitnessPool::find(EventId c, EventId d) const {
   for (const Entry &w : entries_) {
     auto [loC, hiC] = window(w, c);
@@ -43,7 +84,7 @@ std::optional<std::vector<Step>> WitnessPool::find(EventId c, EventId d) const {
     if (len > std::min(hiC, hiD))
       continue;
     std::vector<Step> cut(w.steps.begin(), w.steps.begin() + len);
-    if (checkRaceWitness(idx_, cut, c, d))
+    if (!enabledAfterCut(w, len, c, d) && checkRaceWitness(idx_, cut, c, d))
       continue;
     cut.push_back({c, false});
     cut.push_back({d, false});

@@ -13,9 +13,11 @@
 // lock: every section it takes must be complete except one, which runs
 // last (a section holding a or b must stay open). The closure is then
 // scheduled greedily in observed order, the open sections last, on the
-// model's semantics (ModelState), and the schedule checker validates the
-// result. Only the candidates it cannot settle go to the SMT encoding,
-// which alone decides "no race".
+// model's semantics (ModelState), applying a step only when the checker's
+// rule enables it, and ends with the checker's final test
+// (raceEnabledAfter): the schedule is validated as it is built. Only the
+// candidates it cannot settle go to the SMT encoding, which alone decides "no
+// race".
 //
 #pragma once
 

@@ -30,6 +30,11 @@ public:
 
   /// Why `s` is not enabled now (one clause: "m is held by t1"), or nullopt.
   std::optional<std::string> blocked(const Step &s) const;
+  /// Whether an event of this kind is enabled whenever it is the next event
+  /// of its thread and that thread has been forked: `blocked` checks nothing
+  /// else for it (accesses, forks, releases, posts; not locks, waits,
+  /// barriers, joins, semaphore waits, channels, branches).
+  static bool enabledWhenNext(trace::EventKind k);
   /// Executes `s`; precondition: blocked(s) is nullopt.
   void apply(const Step &s);
 

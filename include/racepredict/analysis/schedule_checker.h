@@ -56,6 +56,15 @@ checkDeadlockWitness(const TraceIndex &idx, const std::vector<Step> &sigma,
                      std::vector<BlockReason> *reasons = nullptr);
 
 class ModelState;
+/// The end of checkRaceWitness: after the steps that led to `st`, `a` and
+/// `b` (of two threads) are the next events of their threads and enabled.
+/// A schedule built step by step on a ModelState that applied only steps
+/// `blocked` allowed is the replay the checker would do, so this alone then
+/// completes the check (analysis/closure_witness.cpp).
+std::optional<std::string> raceEnabledAfter(const ModelState &st,
+                                            const TraceIndex &idx, EventId a,
+                                            EventId b);
+
 /// Executes `sigma` on `st` step by step; the first step that is not
 /// enabled, as one sentence, or nullopt.
 std::optional<std::string> executeSchedule(ModelState &st,

@@ -39,7 +39,12 @@ private:
     /// done[t][p]: the index of the step that completes the event at
     /// position p of thread t (only for the events the witness runs).
     std::vector<std::vector<uint32_t>> done;
+    /// Its first `valid` steps are a valid schedule (witness_reuse.cpp).
+    size_t valid = 0;
   };
+  /// Whether, after the first `len` steps of `w` (c and d next), c and d
+  /// are enabled, decided without a replay; false: replay to know.
+  bool enabledAfterCut(const Entry &w, size_t len, EventId c, EventId d) const;
   /// The prefix lengths after which e is the next event of its thread:
   /// [lo, hi]; empty when lo > hi.
   std::pair<size_t, size_t> window(const Entry &w, EventId e) const;

@@ -55,4 +55,24 @@ TEST(WitnessReuse, KeepsOnlyTheNewestWitnesses) {
   EXPECT_EQ(pool.find(5, 6), steps({0, 1, 4, 2, 3, 5, 6}));
 }
 
+// Without begin events a forked thread's first event is an access: it is
+// next from the start, but not enabled before its fork. A cut that would
+// put it next too early is no witness (witness_reuse.cpp decides this
+// without a replay when the fork is in the cut, and replays otherwise).
+const char *kForkFirst = R"(
+t0 wr y 1
+t0 fork t1
+t1 wr y 2
+t0 wr x 1
+t1 wr x 2
+)";
+
+TEST(WitnessReuse, AForkedThreadsFirstEventNeedsTheForkInTheCut) {
+  Fixture f(kForkFirst);
+  analysis::WitnessPool pool(*f.idx, 4);
+  pool.add(steps({0, 1, 2, 3, 4}));
+  EXPECT_EQ(pool.find(0, 2), std::nullopt);
+  EXPECT_EQ(pool.find(3, 4), steps({0, 1, 2, 3, 4}));
+}
+
 } // namespace
