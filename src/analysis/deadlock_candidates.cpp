@@ -16,9 +16,13 @@
 #include "deadlock_search.h"
 
 #include <algorithm>
+#include <exception>
 #include <map>
 #include <numeric>
+#include <system_error>
 #include <tuple>
+
+#include <pthread.h>
 
 namespace racepredict::analysis::detail {
 
@@ -404,7 +408,37 @@ private:
 
 OwnershipSets searchOwnershipSets(DeadlockSearch &s) {
   OwnershipSets out;
-  OwnershipSearch(s, out).run();
+  // dfs() recurses once per thread: the 40,001 threads of 20,000 churned
+  // pairs overflowed the default 8 MB stack. The search runs on a thread
+  // of its own with room for every level (only the pages used are ever
+  // touched); what it throws (e.g. out of memory) is thrown here.
+  struct Job {
+    DeadlockSearch &s;
+    OwnershipSets &out;
+    std::exception_ptr error;
+  } job{s, out, nullptr};
+  auto body = [](void *arg) -> void * {
+    auto *j = static_cast<Job *>(arg);
+    try {
+      OwnershipSearch(j->s, j->out).run();
+    } catch (...) {
+      j->error = std::current_exception();
+    }
+    return nullptr;
+  };
+  constexpr size_t kBytesPerLevel = 1024, kBase = size_t{8} << 20;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kBase + kBytesPerLevel * s.nt);
+  pthread_t th;
+  int err = pthread_create(&th, &attr, body, &job);
+  pthread_attr_destroy(&attr);
+  if (err != 0)
+    throw std::system_error(err, std::generic_category(),
+                            "starting the deadlock search");
+  pthread_join(th, nullptr);
+  if (job.error)
+    std::rethrow_exception(job.error);
   return out;
 }
 
