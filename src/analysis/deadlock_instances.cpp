@@ -23,8 +23,8 @@ namespace racepredict::analysis::detail {
 // Never-created members have one position each (their thread's first
 // event, nothing run) and no must-happen-before constraint of their own:
 // an event that needs one of them needs its fork, which its creator — a
-// member, blocked before every fork of its class — has not done, so the
-// creator's constraints already rule it out. They are placed in every
+// member whose every position comes before that fork — has not done, so
+// the creator's constraints already rule it out. They are placed in every
 // instance as they are; the search runs on the other members only (with
 // a thousand threads left uncreated by a blocked join, k is 3, not 1,003:
 // the search's cost is cubic in k).
