@@ -222,8 +222,9 @@ def cases(build, quick, want):
     for n in (1000, 3000):
         case(f"churn {n} pairs, deadlocks", lambda: record(
             f"churn-{n}", [program(build, churn), str(n), "same"]), ["--deadlocks"])
-    case("churn 100 pairs in opposite orders, deadlocks", lambda: record(
-        "churn-opposite-100", [program(build, churn), "100"]), ["--deadlocks"])
+    for n in (100, 300, 1000):
+        case(f"churn {n} pairs in opposite orders, deadlocks", lambda: record(
+            f"churn-opposite-{n}", [program(build, churn), str(n)]), ["--deadlocks"])
     case("churn 3000 pairs, races",
          lambda: record("churn-3000", [program(build, churn), "3000", "same"]))
     return out

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 
 namespace racepredict::solver {
@@ -100,7 +101,9 @@ DeadlockResult predictDeadlocks(const analysis::TraceIndex &idx,
                                 const DeadlockOptions &opts) {
   auto start = std::chrono::steady_clock::now();
   DeadlockResult result;
-  analysis::MustHappenBefore mhb(idx);
+  std::optional<analysis::MustHappenBefore> ownOrder;
+  const analysis::MustHappenBefore &mhb =
+      opts.order ? *opts.order : ownOrder.emplace(idx);
   analysis::DeadlockCandidateOptions co;
   co.filters = !opts.noFilters;
   co.maxCandidates = opts.maxCandidates;

@@ -25,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -228,7 +229,9 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
   RaceResult result;
   result.stats.events = idx.trace().events.size();
 
-  analysis::MustHappenBefore mhb(idx);
+  std::optional<analysis::MustHappenBefore> ownOrder;
+  const analysis::MustHappenBefore &mhb =
+      opts.order ? *opts.order : ownOrder.emplace(idx);
   result.stats.mhbPasses = mhb.stats().passes;
   result.stats.mhbSeconds = mhb.stats().seconds;
   // Grouped (default): nearest candidates per signature group, the rest of

@@ -16,9 +16,13 @@
 #include "deadlock_search.h"
 
 #include <algorithm>
+#include <exception>
 #include <map>
 #include <numeric>
+#include <system_error>
 #include <tuple>
+
+#include <pthread.h>
 
 namespace racepredict::analysis::detail {
 
@@ -32,11 +36,18 @@ namespace {
 /// class's positions.
 struct Node {
   Position pos;
-  ThreadId thread;
-  EventKind kind;
+  ThreadId thread = kNone;
+  EventKind kind = EventKind::Acquire;
   SymId lock = kNone;   ///< lock-kind: the lock requested
   bool readReq = false; ///< racq
   std::vector<Position> *instances = nullptr;
+  /// What can justify this node as a member, found on first need
+  /// (OwnershipSearch::justifiers): per thread u, a node of u that holds
+  /// its lock against it and can be in one candidate with it, or nullptr:
+  /// u, finished, abandons the lock. For a join, the joined thread's nodes
+  /// that can be in one candidate with it.
+  mutable std::vector<std::pair<ThreadId, const Node *>> justifiers;
+  mutable bool justifiersKnown = false;
 };
 
 /// What the ownership rules, the lock filter and the report's grouping see
@@ -126,7 +137,10 @@ private:
 
   Node make(EventId e, bool unforked) {
     const Event &ev = s_.t.events[e];
-    Node n{s_.member(e, unforked), ev.thread, ev.kind};
+    Node n;
+    n.pos = s_.member(e, unforked);
+    n.thread = ev.thread;
+    n.kind = ev.kind;
     if (lockKind(n)) {
       n.lock = requestedLock(ev);
       n.readReq = ev.kind == EventKind::RAcquire;
@@ -184,6 +198,40 @@ private:
     return false;
   }
 
+  /// Whether dfs() may pick `y` next to member `n` (either decided first).
+  bool compatible(const Node &y, const Node &n) const {
+    return !s_.opts.filters ||
+           (s_.locksCompatible(y.pos, n.pos) && mayMeet(y, n));
+  }
+
+  /// Node::justifiers of a lock-kind or join node. Only nodes dfs() may
+  /// pick next to `n` count: a holder that can never be in one candidate
+  /// with it (e.g. a thread joined before `n`'s was created, in a churn
+  /// trace) would keep a hopeless branch open down to the last thread.
+  const std::vector<std::pair<ThreadId, const Node *>> &
+  justifiers(const Node &n) const {
+    if (n.justifiersKnown)
+      return n.justifiers;
+    n.justifiersKnown = true;
+    if (n.kind == EventKind::Join) {
+      ThreadId c = s_.t.events[n.pos.event].obj;
+      for (const Node &y : nodes_[c])
+        if (compatible(y, n))
+          n.justifiers.emplace_back(c, &y);
+      return n.justifiers;
+    }
+    for (ThreadId u = 0; u < s_.nt; ++u) {
+      if (u == n.thread)
+        continue;
+      if (abandons(u, n))
+        n.justifiers.emplace_back(u, nullptr);
+      for (const Node &y : nodes_[u])
+        if (holdsAgainst(y, n) && compatible(y, n))
+          n.justifiers.emplace_back(u, &y);
+    }
+    return n.justifiers;
+  }
+
   /// Can member `n` still be justified, given the threads decided so far
   /// (order_[0 .. upTo]) and those still open?
   bool justifiable(const Node &n, size_t upTo) const {
@@ -198,31 +246,21 @@ private:
     }
     if (n.kind == EventKind::Join) {
       ThreadId c = s_.t.events[n.pos.event].obj;
-      return open(c) || decided_[c].kind == Position::Member;
+      return open(c) ? !justifiers(n).empty()
+                     : decided_[c].kind == Position::Member;
     }
-    for (ThreadId u = 0; u < s_.nt; ++u) {
-      if (u == n.thread)
-        continue;
-      if (open(u) || decided_[u].kind == Position::Absent) {
-        if (abandons(u, n))
-          return true;
-      }
-      if (open(u)) {
-        for (const Node &y : nodes_[u])
-          if (holdsAgainst(y, n))
-            return true;
-      } else if (decided_[u].kind == Position::Member &&
-                 holdsAgainst(*chosen_[u], n)) {
+    // A decided member's node is compatible with `n` (dfs() checked it), so
+    // it justifies `n` iff it is among the justifiers.
+    for (auto [u, y] : justifiers(n))
+      if (open(u) ||
+          (y ? chosen_[u] == y : decided_[u].kind == Position::Absent))
         return true;
-      }
-    }
     return false;
   }
 
   bool feasibleSoFar(size_t upTo) const {
-    for (size_t i = 0; i <= upTo; ++i)
-      if (ThreadId u = order_[i]; decided_[u].kind == Position::Member &&
-                                  !justifiable(*chosen_[u], upTo))
+    for (ThreadId u : active_)
+      if (!justifiable(*chosen_[u], upTo))
         return false;
     return true;
   }
@@ -273,19 +311,18 @@ private:
         return;
       if (uncreated && !n.pos.unforked)
         continue;
-      bool ok = true;
-      for (size_t j = 0; j < i && ok; ++j) {
-        ThreadId v = order_[j];
-        ok =
-            !s_.opts.filters || decided_[v].kind != Position::Member ||
-            (s_.locksCompatible(n.pos, decided_[v]) && mayMeet(n, *chosen_[v]));
-      }
-      if (!ok)
+      if (!std::all_of(active_.begin(), active_.end(),
+                       [&](ThreadId v) { return compatible(n, *chosen_[v]); }))
         continue;
       decided_[u] = n.pos;
       chosen_[u] = &n;
-      if (feasibleSoFar(i))
+      bool fixed = n.pos.unforked;
+      if (!fixed)
+        active_.push_back(u);
+      if ((!fixed || justifiable(n, i)) && feasibleSoFar(i))
         dfs(i + 1);
+      if (!fixed)
+        active_.pop_back();
     }
     decided_[u] = Position();
     chosen_[u] = nullptr;
@@ -356,6 +393,13 @@ private:
   std::vector<std::vector<Node>> nodes_; ///< per thread, one per class
   std::vector<Position> decided_;
   std::vector<const Node *> chosen_;
+  /// The decided members, but those never created: whether one of those
+  /// is justified depends on its creator alone, decided before it, and it
+  /// is compatible with whatever is compatible with its creator (what
+  /// needs an event of it needs its fork, which the creator has not done).
+  /// A blocked join leaving a thousand threads uncreated makes each
+  /// further step check its two or three real members, not a thousand.
+  std::vector<ThreadId> active_;
   std::vector<ThreadId> order_; ///< the order threads are decided in
   std::vector<size_t> rank_;    ///< per thread, its place in order_
 };
@@ -364,7 +408,37 @@ private:
 
 OwnershipSets searchOwnershipSets(DeadlockSearch &s) {
   OwnershipSets out;
-  OwnershipSearch(s, out).run();
+  // dfs() recurses once per thread: the 40,001 threads of 20,000 churned
+  // pairs overflowed the default 8 MB stack. The search runs on a thread
+  // of its own with room for every level (only the pages used are ever
+  // touched); what it throws (e.g. out of memory) is thrown here.
+  struct Job {
+    DeadlockSearch &s;
+    OwnershipSets &out;
+    std::exception_ptr error;
+  } job{s, out, nullptr};
+  auto body = [](void *arg) -> void * {
+    auto *j = static_cast<Job *>(arg);
+    try {
+      OwnershipSearch(j->s, j->out).run();
+    } catch (...) {
+      j->error = std::current_exception();
+    }
+    return nullptr;
+  };
+  constexpr size_t kBytesPerLevel = 1024, kBase = size_t{8} << 20;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kBase + kBytesPerLevel * s.nt);
+  pthread_t th;
+  int err = pthread_create(&th, &attr, body, &job);
+  pthread_attr_destroy(&attr);
+  if (err != 0)
+    throw std::system_error(err, std::generic_category(),
+                            "starting the deadlock search");
+  pthread_join(th, nullptr);
+  if (job.error)
+    std::rethrow_exception(job.error);
   return out;
 }
 

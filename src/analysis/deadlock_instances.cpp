@@ -20,12 +20,33 @@
 
 namespace racepredict::analysis::detail {
 
+// Never-created members have one position each (their thread's first
+// event, nothing run) and no must-happen-before constraint of their own:
+// an event that needs one of them needs its fork, which its creator — a
+// member whose every position comes before that fork — has not done, so
+// the creator's constraints already rule it out. They are placed in every
+// instance as they are; the search runs on the other members only (with
+// a thousand threads left uncreated by a blocked join, k is 3, not 1,003:
+// the search's cost is cubic in k).
 InstanceCursor::InstanceCursor(DeadlockSearch &s, const OwnershipSet &set)
-    : s_(&s), set_(&set), k_(set.threads.size()),
-      ptr_(k_, std::vector<uint32_t>(k_, 0)), pick_(k_, 0), assigned_(k_, 0),
-      decided_(s.nt), cur_(set.shape) {
+    : s_(&s), set_(&set), decided_(s.nt), cur_(set.shape) {
   for (Position &p : decided_)
     p.kind = Position::Absent;
+  for (size_t m = 0; m < set.threads.size(); ++m) {
+    if (set.shape.members[m].unforked && set.classes[m]->size() == 1) {
+      fixed_.push_back(m);
+      decided_[set.threads[m]] = set.classes[m]->front();
+    } else {
+      vars_.push_back(m);
+    }
+  }
+  std::sort(fixed_.begin(), fixed_.end(), [&](size_t a, size_t b) {
+    return set.classes[a]->front().event < set.classes[b]->front().event;
+  });
+  k_ = vars_.size();
+  ptr_.assign(k_, std::vector<uint32_t>(k_, 0));
+  pick_.assign(k_, 0);
+  assigned_.assign(k_, 0);
 }
 
 bool InstanceCursor::next() {
@@ -37,7 +58,6 @@ bool InstanceCursor::next() {
     ++ptr_[d][pick_[d]];
   }
   started_ = true;
-  const auto &cls = set_->classes;
   for (;;) {
     if (!s_->step())
       return false;
@@ -49,10 +69,10 @@ bool InstanceCursor::next() {
     for (size_t i = 0; i < k_ && !dead; ++i) {
       if (assigned_[i])
         continue;
-      if (ptr[i] == cls[i]->size())
+      if (ptr[i] == classOf(i).size())
         dead = true;
       else if (best == k_ ||
-               (*cls[i])[ptr[i]].event < (*cls[best])[ptr[best]].event)
+               classOf(i)[ptr[i]].event < classOf(best)[ptr[best]].event)
         best = i;
     }
     if (dead) {
@@ -63,13 +83,13 @@ bool InstanceCursor::next() {
       ++ptr_[d][pick_[d]];
       continue;
     }
-    const Position &p = (*cls[best])[ptr[best]];
+    const Position &p = classOf(best)[ptr[best]];
     switch (fit(best, p, d)) {
     case Fit::Early:
       ++ptr[best];
       continue;
     case Fit::Late: // every later position of its thread needs even more
-      ptr[best] = static_cast<uint32_t>(cls[best]->size());
+      ptr[best] = static_cast<uint32_t>(classOf(best).size());
       continue;
     case Fit::Ok:
       break;
@@ -92,8 +112,8 @@ bool InstanceCursor::next() {
       if (assigned_[i])
         continue;
       nx[i] = firstFit(i, ptr[i], p.event, d + 1);
-      open =
-          nx[i] < cls[i]->size() && fit(i, (*cls[i])[nx[i]], d + 1) == Fit::Ok;
+      open = nx[i] < classOf(i).size() &&
+             fit(i, classOf(i)[nx[i]], d + 1) == Fit::Ok;
     }
     if (!open) {
       assigned_[best] = 0;
@@ -114,12 +134,12 @@ InstanceCursor::Fit InstanceCursor::fit(size_t i, const Position &p,
                                         size_t depth) const {
   if (!s_->opts.filters)
     return Fit::Ok;
-  ThreadId u = set_->threads[i];
+  ThreadId u = threadOf(i);
   Fit out = Fit::Ok;
   for (size_t e = 0; e < depth; ++e) {
     size_t m = pick_[e];
-    const Position &q = (*set_->classes[m])[ptr_[e][m]];
-    ThreadId v = set_->threads[m];
+    const Position &q = classOf(m)[ptr_[e][m]];
+    ThreadId v = threadOf(m);
     if (p.clockOf != kNone && s_->mhb.entry(p.clockOf, v) > q.pos)
       return Fit::Late;
     if (q.clockOf != kNone && s_->mhb.entry(q.clockOf, u) > p.pos)
@@ -132,14 +152,14 @@ InstanceCursor::Fit InstanceCursor::fit(size_t i, const Position &p,
 // `after` and is not early for the picks below `depth`.
 uint32_t InstanceCursor::firstFit(size_t i, uint32_t from, EventId after,
                                   size_t depth) const {
-  const auto &c = *set_->classes[i];
+  const auto &c = classOf(i);
   uint32_t need = 0; // events of i's thread the picks need executed
   if (s_->opts.filters)
     for (size_t e = 0; e < depth; ++e) {
       size_t m = pick_[e];
-      const Position &q = (*set_->classes[m])[ptr_[e][m]];
+      const Position &q = classOf(m)[ptr_[e][m]];
       if (q.clockOf != kNone)
-        need = std::max(need, s_->mhb.entry(q.clockOf, set_->threads[i]));
+        need = std::max(need, s_->mhb.entry(q.clockOf, threadOf(i)));
     }
   return static_cast<uint32_t>(
       std::lower_bound(c.begin() + from, c.end(), std::make_pair(after, need),
@@ -149,20 +169,30 @@ uint32_t InstanceCursor::firstFit(size_t i, uint32_t from, EventId after,
       c.begin());
 }
 
-/// The semaphore filter on the whole cut, then the candidate itself.
+/// The semaphore filter on the whole cut, then the candidate itself: the
+/// picks (by event) merged with the never-created members (by event).
 bool InstanceCursor::accept() {
-  const auto &cls = set_->classes;
   for (size_t d = 0; d < k_; ++d) {
-    size_t m = pick_[d];
-    decided_[set_->threads[m]] = (*cls[m])[ptr_[d][m]];
+    size_t i = pick_[d];
+    decided_[threadOf(i)] = classOf(i)[ptr_[d][i]];
   }
   if (!s_->semaphoresCanServe(decided_, false))
     return false;
-  for (size_t d = 0; d < k_; ++d) {
-    size_t m = pick_[d];
-    cur_.members[d] = {(*cls[m])[ptr_[d][m]].event,
-                       set_->shape.members[m].unforked};
-    cur_.finishedHolders[d] = set_->shape.finishedHolders[m];
+  size_t d = 0, f = 0;
+  for (size_t out = 0; out < cur_.members.size(); ++out) {
+    size_t m;
+    EventId e;
+    if (f == fixed_.size() ||
+        (d < k_ && classOf(pick_[d])[ptr_[d][pick_[d]]].event <
+                       set_->classes[fixed_[f]]->front().event)) {
+      e = classOf(pick_[d])[ptr_[d][pick_[d]]].event;
+      m = vars_[pick_[d++]];
+    } else {
+      m = fixed_[f++];
+      e = set_->classes[m]->front().event;
+    }
+    cur_.members[out] = {e, set_->shape.members[m].unforked};
+    cur_.finishedHolders[out] = set_->shape.finishedHolders[m];
   }
   return true;
 }

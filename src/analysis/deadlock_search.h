@@ -153,14 +153,22 @@ private:
   Fit fit(size_t i, const Position &p, size_t depth) const;
   uint32_t firstFit(size_t i, uint32_t from, EventId after, size_t depth) const;
   bool accept();
+  /// Searched member i: its class and thread.
+  const std::vector<Position> &classOf(size_t i) const {
+    return *set_->classes[vars_[i]];
+  }
+  ThreadId threadOf(size_t i) const { return set_->threads[vars_[i]]; }
   DeadlockSearch *s_;
   const OwnershipSet *set_;
-  size_t k_;
-  /// ptr_[d][i]: the next position of member i's class to try at depth d
-  /// (depth d picks the instance's d-th smallest event).
+  /// Members (indices into the set) searched, and those never created,
+  /// placed as they are (by event).
+  std::vector<size_t> vars_, fixed_;
+  size_t k_; ///< vars_.size()
+  /// ptr_[d][i]: the next position of searched member i's class to try at
+  /// depth d (depth d picks the d-th smallest event of the searched).
   std::vector<std::vector<uint32_t>> ptr_;
-  std::vector<size_t> pick_;      ///< member picked at each depth
-  std::vector<char> assigned_;    ///< per member
+  std::vector<size_t> pick_;      ///< searched member picked at each depth
+  std::vector<char> assigned_;    ///< per searched member
   std::vector<Position> decided_; ///< per thread, for the semaphore filter
   bool started_ = false;
   DeadlockCandidate cur_;

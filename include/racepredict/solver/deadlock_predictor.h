@@ -41,6 +41,9 @@ struct DeadlockOptions {
   bool lazySlices = false;
   /// Candidates decided / left (the command line's progress line).
   ProgressCallback onProgress;
+  /// The must-happen-before order of this index, if the caller has it
+  /// (analyze --races --deadlocks computes it once); null: computed here.
+  const analysis::MustHappenBefore *order = nullptr;
 };
 
 struct DeadlockFinding {

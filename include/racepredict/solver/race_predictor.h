@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+namespace racepredict::analysis {
+class MustHappenBefore;
+}
+
 namespace racepredict::solver {
 
 using analysis::EventId;
@@ -60,6 +64,9 @@ struct RaceOptions {
   /// Called (under a lock, from any worker) whenever a candidate is decided
   /// or the number left changes: the command line's progress line.
   ProgressCallback onProgress;
+  /// The must-happen-before order of this index, if the caller has it
+  /// (analyze --races --deadlocks computes it once); null: computed here.
+  const analysis::MustHappenBefore *order = nullptr;
 };
 
 struct RaceFinding {

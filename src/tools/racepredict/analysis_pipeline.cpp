@@ -1,6 +1,7 @@
 //===- tools/racepredict/analysis_pipeline.cpp - Load, index, predict -----===//
 #include "analysis_pipeline.h"
 
+#include "racepredict/analysis/mhb.h"
 #include "racepredict/batch/progress.h"
 #include "racepredict/property/parser.h"
 #include "racepredict/report/race_groups.h"
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 namespace racepredict::tool {
 
@@ -248,6 +250,11 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     res.index = std::make_unique<analysis::TraceIndex>(*res.trace);
     stage("index");
   }
+  // Races without the reduction and deadlocks are predicted on the same
+  // index: one must-happen-before order for both.
+  std::optional<analysis::MustHappenBefore> order;
+  if (o.doRaces() && !reduce && o.doDeadlocks())
+    opts.order = &order.emplace(*res.index);
   if (o.doRaces() && !reduce) {
     setActivity("predicting the races of " + what);
     ProgressLine progress(o.progress, "races");
@@ -266,6 +273,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     dopt.noFilters = o.noFilters;
     dopt.dumpSmt2Dir = o.dumpSmt2;
     dopt.wholeTrace = o.wholeTrace;
+    dopt.order = opts.order;
     ProgressLine progress(o.progress, "deadlocks");
     dopt.onProgress = progress.callback();
     res.deadlocks = solver::predictDeadlocks(*res.index, dopt);
