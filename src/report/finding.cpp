@@ -165,16 +165,23 @@ Finding propertyFinding(const trace::Trace &t, const std::string &name,
   return f;
 }
 
+void forEachFinding(const trace::Trace &t, const solver::RaceResult &races,
+                    const solver::DeadlockResult *deadlocks,
+                    const std::function<void(Finding &&)> &use) {
+  for (const auto &r : races.races)
+    use(raceFinding(t, r.first, r.second, r.witness));
+  if (deadlocks)
+    for (const auto &d : deadlocks->deadlocks)
+      use(deadlockFinding(t, d));
+}
+
 std::vector<Finding> findingsOf(const trace::Trace &t,
                                 const solver::RaceResult &races,
                                 const solver::DeadlockResult *deadlocks,
                                 const analysis::TraceIndex &) {
   std::vector<Finding> out;
-  for (const auto &r : races.races)
-    out.push_back(raceFinding(t, r.first, r.second, r.witness));
-  if (deadlocks)
-    for (const auto &d : deadlocks->deadlocks)
-      out.push_back(deadlockFinding(t, d));
+  forEachFinding(t, races, deadlocks,
+                 [&](Finding &&f) { out.push_back(std::move(f)); });
   return out;
 }
 

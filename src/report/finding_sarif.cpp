@@ -198,49 +198,48 @@ json artifactLocation(const std::string &file, const std::string &sourceRoot) {
   return {{"uri", uriEscape(p.generic_string())}};
 }
 
-json sarifFromFindings(const std::vector<SarifFinding> &fs,
-                       const SarifOptions &opts) {
-  json results = json::array();
-  for (const SarifFinding &sf : fs) {
-    const Finding &f = *sf.finding;
-    int ruleIndex = ruleOf(f);
-    // Races: both accesses; deadlocks: the blocked requests (the first
-    // half of the sites) with the held acquisitions as related locations.
-    size_t primary =
-        f.kind == FindingKind::Deadlock ? f.sites.size() / 2 : f.sites.size();
-    json locations = json::array(), related = json::array();
-    for (size_t i = 0; i < f.sites.size(); ++i) {
-      const Site &s = f.sites[i];
-      if (i < primary) {
-        locations.push_back(locationOf(s, opts.sourceRoot, s.text));
-      } else {
-        size_t k = i - primary;
-        std::string why = k < f.notes.size() ? f.notes[k] : "holds " + s.object;
-        json rl = locationOf(s, opts.sourceRoot, why);
-        rl["id"] = related.size() + 1;
-        related.push_back(std::move(rl));
-      }
+json sarifResult(const SarifFinding &sf, const SarifOptions &opts) {
+  const Finding &f = *sf.finding;
+  int ruleIndex = ruleOf(f);
+  // Races: both accesses; deadlocks: the blocked requests (the first
+  // half of the sites) with the held acquisitions as related locations.
+  size_t primary =
+      f.kind == FindingKind::Deadlock ? f.sites.size() / 2 : f.sites.size();
+  json locations = json::array(), related = json::array();
+  for (size_t i = 0; i < f.sites.size(); ++i) {
+    const Site &s = f.sites[i];
+    if (i < primary) {
+      locations.push_back(locationOf(s, opts.sourceRoot, s.text));
+    } else {
+      size_t k = i - primary;
+      std::string why = k < f.notes.size() ? f.notes[k] : "holds " + s.object;
+      json rl = locationOf(s, opts.sourceRoot, why);
+      rl["id"] = related.size() + 1;
+      related.push_back(std::move(rl));
     }
-    std::string status = f.status == "predicted"
-                             ? "predicted, not replay-confirmed"
-                             : "replay: " + f.status;
-    json r{{"ruleId", kRules[ruleIndex].id},
-           {"ruleIndex", ruleIndex},
-           {"level", "error"},
-           {"message", {{"text", f.message + " (" + status + ")"}}},
-           {"locations", locations}};
-    if (!related.empty())
-      r["relatedLocations"] = related;
-    r["partialFingerprints"] = {
-        {"racepredictSignature/v1", signatureFingerprint(sf.signature)}};
-    if (!f.witness.empty())
-      r["codeFlows"] = json::array({codeFlow(f, opts.sourceRoot)});
-    json props = sf.properties;
-    props["signature"] = sf.signature;
-    props["status"] = f.status;
-    r["properties"] = props;
-    results.push_back(std::move(r));
   }
+  std::string status = f.status == "predicted"
+                           ? "predicted, not replay-confirmed"
+                           : "replay: " + f.status;
+  json r{{"ruleId", kRules[ruleIndex].id},
+         {"ruleIndex", ruleIndex},
+         {"level", "error"},
+         {"message", {{"text", f.message + " (" + status + ")"}}},
+         {"locations", locations}};
+  if (!related.empty())
+    r["relatedLocations"] = related;
+  r["partialFingerprints"] = {
+      {"racepredictSignature/v1", signatureFingerprint(sf.signature)}};
+  if (!f.witness.empty())
+    r["codeFlows"] = json::array({codeFlow(f, opts.sourceRoot)});
+  json props = sf.properties;
+  props["signature"] = sf.signature;
+  props["status"] = f.status;
+  r["properties"] = props;
+  return r;
+}
+
+json sarifLog(json results, const SarifOptions &opts) {
   json rules = json::array();
   for (const auto &r : kRules)
     rules.push_back(rule(r));
@@ -265,12 +264,20 @@ json sarifFromFindings(const std::vector<SarifFinding> &fs,
     run["originalUriBaseIds"] = {
         {"%SRCROOT%", {{"uri", "file://" + uriEscape(root)}}}};
   }
-  run["results"] = results;
+  run["results"] = std::move(results);
   if (!opts.runProperties.empty())
     run["properties"] = opts.runProperties;
   return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
           {"version", "2.1.0"},
           {"runs", json::array({run})}};
+}
+
+json sarifFromFindings(const std::vector<SarifFinding> &fs,
+                       const SarifOptions &opts) {
+  json results = json::array();
+  for (const SarifFinding &sf : fs)
+    results.push_back(sarifResult(sf, opts));
+  return sarifLog(std::move(results), opts);
 }
 
 } // namespace racepredict::report

@@ -5,6 +5,7 @@
 #include "racepredict/report/html_report.h"
 #include "racepredict/report/names.h"
 #include "racepredict/report/recording_stop_report.h"
+#include "racepredict/report/sarif_report.h"
 #include "racepredict/report/streamed_report.h"
 #include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_condense.h"
@@ -435,13 +436,13 @@ void writeRunReportHtml(const RunReport &r, std::ostream &out) {
                   r.ctx, out);
 }
 
-json runReportSarif(const RunReport &r) {
+void writeRunReportSarif(const RunReport &r, std::ostream &out) {
   solver::DeadlockResult d = shownDeadlocks(r);
-  json sarif = sarifReport(*r.trace, shownRaces(r), r.deadlocks ? &d : nullptr,
-                           *r.index, r.ctx);
+  solver::PropertyResult v;
   if (r.violations)
-    addViolationsToSarif(sarif, *r.trace, shownViolations(r), *r.properties);
-  return sarif;
+    v = shownViolations(r);
+  writeSarifReport(out, *r.trace, shownRaces(r), r.deadlocks ? &d : nullptr,
+                   r.violations ? &v : nullptr, r.properties, r.ctx);
 }
 
 } // namespace racepredict::report

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -99,6 +100,11 @@ Finding propertyFinding(const trace::Trace &t, const std::string &name,
                         const std::vector<trace::EventId> &events,
                         const std::vector<trace::EventId> &witness);
 
+/// The findings of one analysis, races first, in report order, handed to
+/// `use` one at a time (a report of thousands of long witnesses holds one).
+void forEachFinding(const trace::Trace &t, const solver::RaceResult &races,
+                    const solver::DeadlockResult *deadlocks,
+                    const std::function<void(Finding &&)> &use);
 /// The findings of one analysis, races first, in report order.
 std::vector<Finding> findingsOf(const trace::Trace &t,
                                 const solver::RaceResult &races,

@@ -53,6 +53,13 @@ constexpr size_t kMaxSarifFlowSteps = 10000;
 nlohmann::ordered_json sarifFromFindings(const std::vector<SarifFinding> &fs,
                                          const SarifOptions &opts);
 
+/// The parts of sarifFromFindings, for a log written one result at a time
+/// (sarif_stream.h): one finding's result, and the log around `results`.
+nlohmann::ordered_json sarifResult(const SarifFinding &sf,
+                                   const SarifOptions &opts);
+nlohmann::ordered_json sarifLog(nlohmann::ordered_json results,
+                                const SarifOptions &opts);
+
 /// The URI of a recorded source file: `path` relative to the source root
 /// (with `uriBaseId`), `file://` for other absolute paths, else relative.
 nlohmann::ordered_json artifactLocation(const std::string &file,

@@ -73,7 +73,8 @@ nlohmann::ordered_json runReportJson(const RunReport &r);
 void writeRunReportJson(const RunReport &r, std::ostream &out);
 /// The HTML page (html_report.h) of the findings the report shows.
 void writeRunReportHtml(const RunReport &r, std::ostream &out);
-/// SARIF 2.1.0 of the findings the report shows.
-nlohmann::ordered_json runReportSarif(const RunReport &r);
+/// SARIF 2.1.0 of the findings the report shows and a line break, written
+/// one result at a time (sarif_report.h).
+void writeRunReportSarif(const RunReport &r, std::ostream &out);
 
 } // namespace racepredict::report

@@ -42,6 +42,14 @@ void printViolationReport(const trace::Trace &t,
                           const Properties &props, const ReportContext &ctx,
                           std::ostream &out);
 
+/// The SARIF rule of property violations, and one violation as a result
+/// under it (rule `ruleIndex` of the log).
+nlohmann::ordered_json violationSarifRule();
+nlohmann::ordered_json violationSarifResult(const trace::Trace &t,
+                                            const solver::ViolationFinding &v,
+                                            const Properties &props,
+                                            size_t ruleIndex);
+
 /// Appends one rule ("property-violation") and one result per violation to
 /// the first run of a SARIF log made by sarifReport.
 void addViolationsToSarif(nlohmann::ordered_json &sarif, const trace::Trace &t,

@@ -9,6 +9,7 @@
 #include "racepredict/report/html_report.h"
 #include "racepredict/report/recording_stop_report.h"
 #include "racepredict/report/report.h"
+#include "racepredict/report/sarif_report.h"
 #include "racepredict/report/streamed_report.h"
 #include "racepredict/report/violation_report.h"
 #include "racepredict/report/witness_file.h"
@@ -150,11 +151,8 @@ int runAnalyze(const AnalyzeArgs &a) {
     }
     report::writeStreamedReport(*out, *t, j, findings);
   } else if (a.format == "sarif") {
-    auto sarif =
-        report::sarifReport(*t, r, o.deadlocks ? &d : nullptr, idx, ctx);
-    if (!props.empty())
-      report::addViolationsToSarif(sarif, *t, pr, props);
-    *out << jsonText(std::move(sarif)) << "\n";
+    report::writeSarifReport(*out, *t, r, o.deadlocks ? &d : nullptr,
+                             props.empty() ? nullptr : &pr, &props, ctx);
   } else if (a.format == "html") {
     report::writeHtmlReport(
         *t, report::htmlFindings(*t, r, o.deadlocks ? &d : nullptr), ctx, *out);

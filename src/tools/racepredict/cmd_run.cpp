@@ -353,7 +353,7 @@ int runRun(RunArgs a) {
   if (a.format == "json")
     report::writeRunReportJson(r, *out);
   else if (a.format == "sarif")
-    *out << jsonText(report::runReportSarif(r)) << "\n";
+    report::writeRunReportSarif(r, *out);
   else if (a.format == "html")
     report::writeRunReportHtml(r, *out);
   else

@@ -1,0 +1,134 @@
+//===- sarif_stream_test.cpp - The streamed SARIF log is the document -----===//
+//
+// `analyze`/`run --format sarif` write their log one result at a time
+// (sarif_report.h) instead of dumping one nlohmann document: the text must
+// stay the same byte for byte. Compared on the paper and deadlock inputs,
+// property violations, names that are not UTF-8 or need escaping, solver
+// queries that ended unknown, a witness long enough to be folded, and
+// generated program-like traces analysed with --all-pairs.
+//
+#include "racepredict/report/sarif_report.h"
+
+#include "report_test_util.h"
+
+#include "../../../bench/gen_shapes.h"
+#include "racepredict/analysis/trace_index.h"
+#include "racepredict/property/parser.h"
+#include "racepredict/report/finding_sarif.h"
+#include "racepredict/support/utf8.h"
+#include "racepredict/trace/trace_file.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+using namespace racepredict;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+/// The log as `analyze --format sarif` wrote it before streaming, and as it
+/// streams it now; returns the log.
+json expectSameLog(const trace::Trace &t, const solver::RaceResult &races,
+                   const solver::DeadlockResult *deadlocks,
+                   const solver::PropertyResult *violations,
+                   const report::Properties &props) {
+  report::ReportContext ctx;
+  ctx.tracePath = "dir with \"quotes\"/tr\xe9 \\ \t.rptrace";
+  analysis::TraceIndex idx(t);
+  json doc = report::sarifReport(t, races, deadlocks, idx, ctx);
+  if (violations)
+    report::addViolationsToSarif(doc, t, *violations, props);
+  std::ostringstream out;
+  report::writeSarifReport(out, t, races, deadlocks, violations, &props, ctx);
+  EXPECT_EQ(out.str(), jsonText(doc) + "\n");
+  return doc;
+}
+
+trace::Trace load(const std::string &path) {
+  auto t = trace::readTraceFile(path);
+  EXPECT_TRUE(static_cast<bool>(t)) << (t ? "" : t.error().message);
+  return t ? std::move(*t) : trace::Trace();
+}
+
+TEST(SarifStream, SameAsTheDocumentOnRaceAndDeadlockInputs) {
+  size_t races = 0, deadlocks = 0;
+  for (const char *name :
+       {"paper/carril_fig1_5.rpt.txt", "paper/carril_fig5_9.rpt.txt",
+        "paper/huang_fig2_case1.rpt.txt", "paper/huang_fig4.rpt.txt",
+        "deadlock/opposite_order.rpt.txt", "deadlock/nested_monitor.rpt.txt",
+        "deadlock/wait_half_needed.rpt.txt", "deadlock/barrier_lock.rpt.txt",
+        "deadlock/semaphore_handoff.rpt.txt", "formats/all_kinds.rpt.txt",
+        "bad/latin1_names.rpt.txt"}) {
+    SCOPED_TRACE(name);
+    trace::Trace t = load(std::string(RACEPREDICT_TEST_INPUTS) + "/" + name);
+    analysis::TraceIndex idx(t);
+    solver::RaceOptions ro;
+    ro.allPairs = true;
+    solver::RaceResult r = solver::predictRaces(idx, ro);
+    solver::DeadlockResult d = solver::predictDeadlocks(idx, {});
+    races += r.races.size();
+    deadlocks += d.deadlocks.size();
+    expectSameLog(t, r, &d, nullptr, {});
+    expectSameLog(t, r, nullptr, nullptr, {});
+  }
+  // The inputs do exercise both kinds of result.
+  EXPECT_GT(races, 5u);
+  EXPECT_GT(deadlocks, 3u);
+}
+
+TEST(SarifStream, SameAsTheDocumentWithViolationsAndUnknowns) {
+  std::string dir = std::string(RACEPREDICT_TEST_INPUTS) + "/properties/";
+  trace::Trace t = load(dir + "atomic_inc.rpt.txt");
+  auto props = property::parsePropertyFile(dir + "atomic_inc.props");
+  ASSERT_TRUE(static_cast<bool>(props)) << props.error().message;
+  analysis::TraceIndex idx(t);
+  solver::PropertyResult v = solver::predictViolations(idx, *props, {});
+  ASSERT_FALSE(v.violations.empty());
+  solver::RaceResult r = solver::predictRaces(idx, {});
+  json log = expectSameLog(t, r, nullptr, &v, *props);
+  EXPECT_EQ(log["runs"][0]["tool"]["driver"]["rules"].back()["id"],
+            "property-violation");
+  EXPECT_EQ(log["runs"][0]["invocations"][0]["executionSuccessful"], true);
+  // Queries that ended unknown: a notification, and an unsuccessful run.
+  r.unknowns.resize(2);
+  v.unknowns.resize(1);
+  log = expectSameLog(t, r, nullptr, &v, *props);
+  const json &inv = log["runs"][0]["invocations"][0];
+  EXPECT_EQ(inv["executionSuccessful"], false);
+  EXPECT_EQ(inv["toolExecutionNotifications"][0]["message"]["text"],
+            "2 solver queries ended unknown (time-out or budget): the result "
+            "is incomplete, not clean");
+}
+
+TEST(SarifStream, SameAsTheDocumentWithAFoldedWitness) {
+  // t1's loop is longer than a code flow lists step by step.
+  std::string s = "t0 fork t1\nt0 fork t2\n";
+  for (size_t i = 0; i < report::kMaxSarifFlowSteps + 50; ++i)
+    s += "t1 wr y " + std::to_string(i) + " @l.c:7@loop\n";
+  s += "t1 wr x 1 @l.c:9@loop\nt2 rd x 1 @l.c:20@reader\n";
+  trace::Trace t = testutil::parse(s);
+  analysis::TraceIndex idx(t);
+  solver::RaceResult r = solver::predictRaces(idx, {});
+  ASSERT_EQ(r.races.size(), 1u);
+  json log = expectSameLog(t, r, nullptr, nullptr, {});
+  std::string msg =
+      log["runs"][0]["results"][0]["codeFlows"][0]["message"]["text"];
+  EXPECT_NE(msg.find("less important steps are folded"), std::string::npos)
+      << msg;
+}
+
+TEST(SarifStream, SameAsTheDocumentOnGeneratedProgramsAllPairs) {
+  for (unsigned seed : {1u, 7u}) {
+    bench::Gen app;
+    bench::appShape(app, 2000, 4, 2, seed);
+    analysis::TraceIndex idx(app.t);
+    solver::RaceOptions ro;
+    ro.allPairs = true;
+    solver::RaceResult r = solver::predictRaces(idx, ro);
+    EXPECT_GT(r.races.size(), 10u);
+    expectSameLog(app.t, r, nullptr, nullptr, {});
+  }
+}
+
+} // namespace
