@@ -54,7 +54,7 @@ nlohmann::ordered_json sarifFromFindings(const std::vector<SarifFinding> &fs,
                                          const SarifOptions &opts);
 
 /// The parts of sarifFromFindings, for a log written one result at a time
-/// (sarif_stream.h): one finding's result, and the log around `results`.
+/// (sarif_report.h): one finding's result, and the log around `results`.
 nlohmann::ordered_json sarifResult(const SarifFinding &sf,
                                    const SarifOptions &opts);
 nlohmann::ordered_json sarifLog(nlohmann::ordered_json results,

@@ -11,9 +11,8 @@
 
 #include "report_test_util.h"
 
-#include "../../../bench/gen_shapes.h"
+#include "analysed_inputs.h"
 #include "racepredict/analysis/trace_index.h"
-#include "racepredict/property/parser.h"
 #include "racepredict/report/finding_sarif.h"
 #include "racepredict/support/utf8.h"
 #include "racepredict/trace/trace_file.h"
@@ -45,60 +44,39 @@ json expectSameLog(const trace::Trace &t, const solver::RaceResult &races,
   return doc;
 }
 
-trace::Trace load(const std::string &path) {
-  auto t = trace::readTraceFile(path);
-  EXPECT_TRUE(static_cast<bool>(t)) << (t ? "" : t.error().message);
-  return t ? std::move(*t) : trace::Trace();
-}
-
 TEST(SarifStream, SameAsTheDocumentOnRaceAndDeadlockInputs) {
   size_t races = 0, deadlocks = 0;
-  for (const char *name :
-       {"paper/carril_fig1_5.rpt.txt", "paper/carril_fig5_9.rpt.txt",
-        "paper/huang_fig2_case1.rpt.txt", "paper/huang_fig4.rpt.txt",
-        "deadlock/opposite_order.rpt.txt", "deadlock/nested_monitor.rpt.txt",
-        "deadlock/wait_half_needed.rpt.txt", "deadlock/barrier_lock.rpt.txt",
-        "deadlock/semaphore_handoff.rpt.txt", "formats/all_kinds.rpt.txt",
-        "bad/latin1_names.rpt.txt"}) {
-    SCOPED_TRACE(name);
-    trace::Trace t = load(std::string(RACEPREDICT_TEST_INPUTS) + "/" + name);
-    analysis::TraceIndex idx(t);
-    solver::RaceOptions ro;
-    ro.allPairs = true;
-    solver::RaceResult r = solver::predictRaces(idx, ro);
-    solver::DeadlockResult d = solver::predictDeadlocks(idx, {});
+  testutil::forEachAnalysedInput([&](const trace::Trace &t,
+                                     const solver::RaceResult &r,
+                                     const solver::DeadlockResult &d) {
     races += r.races.size();
     deadlocks += d.deadlocks.size();
     expectSameLog(t, r, &d, nullptr, {});
     expectSameLog(t, r, nullptr, nullptr, {});
-  }
+  });
   // The inputs do exercise both kinds of result.
   EXPECT_GT(races, 5u);
   EXPECT_GT(deadlocks, 3u);
 }
 
 TEST(SarifStream, SameAsTheDocumentWithViolationsAndUnknowns) {
-  std::string dir = std::string(RACEPREDICT_TEST_INPUTS) + "/properties/";
-  trace::Trace t = load(dir + "atomic_inc.rpt.txt");
-  auto props = property::parsePropertyFile(dir + "atomic_inc.props");
-  ASSERT_TRUE(static_cast<bool>(props)) << props.error().message;
-  analysis::TraceIndex idx(t);
-  solver::PropertyResult v = solver::predictViolations(idx, *props, {});
-  ASSERT_FALSE(v.violations.empty());
-  solver::RaceResult r = solver::predictRaces(idx, {});
-  json log = expectSameLog(t, r, nullptr, &v, *props);
-  EXPECT_EQ(log["runs"][0]["tool"]["driver"]["rules"].back()["id"],
-            "property-violation");
-  EXPECT_EQ(log["runs"][0]["invocations"][0]["executionSuccessful"], true);
-  // Queries that ended unknown: a notification, and an unsuccessful run.
-  r.unknowns.resize(2);
-  v.unknowns.resize(1);
-  log = expectSameLog(t, r, nullptr, &v, *props);
-  const json &inv = log["runs"][0]["invocations"][0];
-  EXPECT_EQ(inv["executionSuccessful"], false);
-  EXPECT_EQ(inv["toolExecutionNotifications"][0]["message"]["text"],
-            "2 solver queries ended unknown (time-out or budget): the result "
-            "is incomplete, not clean");
+  testutil::withViolations([](const trace::Trace &t, solver::RaceResult r,
+                              solver::PropertyResult v,
+                              const report::Properties &props) {
+    json log = expectSameLog(t, r, nullptr, &v, props);
+    EXPECT_EQ(log["runs"][0]["tool"]["driver"]["rules"].back()["id"],
+              "property-violation");
+    EXPECT_EQ(log["runs"][0]["invocations"][0]["executionSuccessful"], true);
+    // Queries that ended unknown: a notification, and an unsuccessful run.
+    r.unknowns.resize(2);
+    v.unknowns.resize(1);
+    log = expectSameLog(t, r, nullptr, &v, props);
+    const json &inv = log["runs"][0]["invocations"][0];
+    EXPECT_EQ(inv["executionSuccessful"], false);
+    EXPECT_EQ(inv["toolExecutionNotifications"][0]["message"]["text"],
+              "2 solver queries ended unknown (time-out or budget): the "
+              "result is incomplete, not clean");
+  });
 }
 
 TEST(SarifStream, SameAsTheDocumentWithAFoldedWitness) {
@@ -119,16 +97,10 @@ TEST(SarifStream, SameAsTheDocumentWithAFoldedWitness) {
 }
 
 TEST(SarifStream, SameAsTheDocumentOnGeneratedProgramsAllPairs) {
-  for (unsigned seed : {1u, 7u}) {
-    bench::Gen app;
-    bench::appShape(app, 2000, 4, 2, seed);
-    analysis::TraceIndex idx(app.t);
-    solver::RaceOptions ro;
-    ro.allPairs = true;
-    solver::RaceResult r = solver::predictRaces(idx, ro);
-    EXPECT_GT(r.races.size(), 10u);
-    expectSameLog(app.t, r, nullptr, nullptr, {});
-  }
+  testutil::forEachGeneratedApp(
+      [](const trace::Trace &t, const solver::RaceResult &r) {
+        expectSameLog(t, r, nullptr, nullptr, {});
+      });
 }
 
 } // namespace

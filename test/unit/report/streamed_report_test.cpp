@@ -10,9 +10,8 @@
 //
 #include "racepredict/report/streamed_report.h"
 
-#include "../../../bench/gen_shapes.h"
+#include "analysed_inputs.h"
 #include "racepredict/analysis/trace_index.h"
-#include "racepredict/property/parser.h"
 #include "racepredict/support/utf8.h"
 #include "racepredict/trace/trace_file.h"
 
@@ -98,34 +97,17 @@ void expectSameReport(const trace::Trace &t, const solver::RaceResult &races,
   EXPECT_EQ(out.str(), jsonText(doc) + "\n");
 }
 
-trace::Trace load(const std::string &path) {
-  auto t = trace::readTraceFile(path);
-  EXPECT_TRUE(static_cast<bool>(t)) << (t ? "" : t.error().message);
-  return t ? std::move(*t) : trace::Trace();
-}
-
 TEST(StreamedReport, SameAsTheDocumentOnRaceAndDeadlockInputs) {
   size_t races = 0, deadlocks = 0, halves = 0;
-  for (const char *name :
-       {"paper/carril_fig1_5.rpt.txt", "paper/carril_fig5_9.rpt.txt",
-        "paper/huang_fig2_case1.rpt.txt", "paper/huang_fig4.rpt.txt",
-        "deadlock/opposite_order.rpt.txt", "deadlock/nested_monitor.rpt.txt",
-        "deadlock/wait_half_needed.rpt.txt", "deadlock/barrier_lock.rpt.txt",
-        "deadlock/semaphore_handoff.rpt.txt", "formats/all_kinds.rpt.txt",
-        "bad/latin1_names.rpt.txt"}) {
-    SCOPED_TRACE(name);
-    trace::Trace t = load(std::string(RACEPREDICT_TEST_INPUTS) + "/" + name);
-    analysis::TraceIndex idx(t);
-    solver::RaceOptions ro;
-    ro.allPairs = true;
-    solver::RaceResult r = solver::predictRaces(idx, ro);
-    solver::DeadlockResult d = solver::predictDeadlocks(idx, {});
+  testutil::forEachAnalysedInput([&](const trace::Trace &t,
+                                     const solver::RaceResult &r,
+                                     const solver::DeadlockResult &d) {
     races += r.races.size();
     deadlocks += d.deadlocks.size();
     for (const auto &x : d.deadlocks)
       halves += !x.steps.empty();
     expectSameReport(t, r, &d, nullptr, {});
-  }
+  });
   // The inputs do exercise every array.
   EXPECT_GT(races, 5u);
   EXPECT_GT(deadlocks, 3u);
@@ -133,27 +115,18 @@ TEST(StreamedReport, SameAsTheDocumentOnRaceAndDeadlockInputs) {
 }
 
 TEST(StreamedReport, SameAsTheDocumentWithViolations) {
-  std::string dir = std::string(RACEPREDICT_TEST_INPUTS) + "/properties/";
-  trace::Trace t = load(dir + "atomic_inc.rpt.txt");
-  auto props = property::parsePropertyFile(dir + "atomic_inc.props");
-  ASSERT_TRUE(static_cast<bool>(props)) << props.error().message;
-  analysis::TraceIndex idx(t);
-  solver::PropertyResult v = solver::predictViolations(idx, *props, {});
-  ASSERT_FALSE(v.violations.empty());
-  expectSameReport(t, solver::predictRaces(idx, {}), nullptr, &v, *props);
+  testutil::withViolations([](const trace::Trace &t, solver::RaceResult r,
+                              solver::PropertyResult v,
+                              const report::Properties &props) {
+    expectSameReport(t, r, nullptr, &v, props);
+  });
 }
 
 TEST(StreamedReport, SameAsTheDocumentOnGeneratedProgramsAllPairs) {
-  for (unsigned seed : {1u, 7u}) {
-    bench::Gen app;
-    bench::appShape(app, 2000, 4, 2, seed);
-    analysis::TraceIndex idx(app.t);
-    solver::RaceOptions ro;
-    ro.allPairs = true;
-    solver::RaceResult r = solver::predictRaces(idx, ro);
-    EXPECT_GT(r.races.size(), 10u);
-    expectSameReport(app.t, r, nullptr, nullptr, {});
-  }
+  testutil::forEachGeneratedApp(
+      [](const trace::Trace &t, const solver::RaceResult &r) {
+        expectSameReport(t, r, nullptr, nullptr, {});
+      });
 }
 
 } // namespace
