@@ -230,12 +230,7 @@ void ModelState::executeEffect(EventId e) {
     acquire(ev.aux, t, true); // the return half re-acquires
     break;
   case EventKind::TryFail: {
-    auto it = holds_.find(ev.obj);
-    bool refails =
-        it != holds_.end() &&
-        std::any_of(it->second.begin(), it->second.end(),
-                    [&](const Hold &h) { return h.thread != t && h.write; });
-    if (!refails) {
+    if (!wouldBeConcrete(e)) {
       notConcrete_[e] = 1;
       allConcrete_[t] = tryfailsRefail_[t] = 0;
     }
@@ -253,14 +248,11 @@ void ModelState::executeEffect(EventId e) {
   default:
     break;
   }
-  if (trace::readsValue(ev.kind)) {
-    int64_t seen =
-        ev.kind == EventKind::AtomicRmw ? t_->rmwReadValue(ev) : ev.value;
-    std::optional<int64_t> m = valueOf(ev.obj);
-    if (!m.has_value() || *m != seen) {
-      notConcrete_[e] = 1;
-      allConcrete_[t] = 0;
-    }
+  // The switch above changes no location's value, so the read is tested on
+  // the memory it runs against.
+  if (trace::readsValue(ev.kind) && !wouldBeConcrete(e)) {
+    notConcrete_[e] = 1;
+    allConcrete_[t] = 0;
   }
   if (trace::writesValue(ev.kind)) {
     // Value-concrete iff every earlier read (and its own read half) was,
