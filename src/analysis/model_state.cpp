@@ -120,7 +120,8 @@ std::optional<int64_t> ModelState::valueOf(SymId loc) const {
 }
 
 bool ModelState::enabledWhenNext(EventKind k) {
-  // The kinds with a case of their own in blocked's switch (keep in step).
+  // blocked() returns before its switch for every other kind, so this list
+  // is the one place that says which kinds have a test of their own.
   switch (k) {
   case EventKind::Join:
   case EventKind::Acquire:
@@ -157,6 +158,8 @@ std::optional<std::string> ModelState::blocked(const Step &s) const {
     return "its first half has not been executed";
   if (pos_[t] == 0 && idx_->forkOf(t) != kNone && !executed(idx_->forkOf(t)))
     return tn + " has not been forked yet";
+  if (enabledWhenNext(ev.kind))
+    return std::nullopt;
 
   switch (ev.kind) {
   case EventKind::Join: {
