@@ -7,13 +7,14 @@
 
 namespace racepredict::analysis {
 
-using trace::EventKind;
-
 namespace {
 
 /// One greedy run (see the header): the prefix σ after which a and b are
-/// next, or nullopt when every thread that may still move would read a
-/// value other than its recorded one, is blocked, or is at its cap.
+/// next and enabled, or nullopt when every thread that may still move would
+/// read a value other than its recorded one, is blocked, or is at its cap.
+/// A step is applied only when `blocked` allows it, so the run is the
+/// checker's replay of σ (executeSchedule) and ends with the checker's own
+/// last test, not a second replay (as closure_witness.cpp does).
 /// `targetsFirst`: a's and b's threads move whenever they can; otherwise
 /// the step earliest in the observed trace goes first.
 std::optional<std::vector<Step>> greedyRun(const TraceIndex &idx,
@@ -34,9 +35,7 @@ std::optional<std::vector<Step>> greedyRun(const TraceIndex &idx,
       EventId e = st.next(t);
       if (e == kNone || e == a || e == b)
         continue;
-      EventKind k = tr.events[e].kind;
-      bool twoHalves = k == EventKind::Wait || k == EventKind::Barrier;
-      Step s{e, twoHalves && !st.inFirstHalf(t)};
+      Step s{e, trace::hasTwoHalves(tr.events[e].kind) && !st.inFirstHalf(t)};
       if (2 * idx.posInThread(e) + (s.half ? 0 : 1) >= cap[t])
         continue;
       std::pair<bool, EventId> key{targetsFirst && t != ta && t != tb, e};
@@ -52,6 +51,8 @@ std::optional<std::vector<Step>> greedyRun(const TraceIndex &idx,
     st.apply(best);
     sigma.push_back(best);
   }
+  if (raceEnabledAfter(st, idx, a, b))
+    return std::nullopt;
   return sigma;
 }
 
@@ -63,8 +64,7 @@ std::optional<std::vector<Step>> findGreedyWitness(const TraceIndex &idx,
   for (bool targetsFirst : {false, true}) {
     std::optional<std::vector<Step>> sigma =
         greedyRun(idx, slice, a, b, targetsFirst);
-    // The checker has the last word (a and b next, nothing else pending).
-    if (!sigma || checkRaceWitness(idx, *sigma, a, b))
+    if (!sigma)
       continue;
     sigma->push_back({a});
     sigma->push_back({b});
