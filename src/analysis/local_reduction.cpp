@@ -17,6 +17,7 @@
 #include "racepredict/analysis/local_reduction.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace racepredict::analysis {
@@ -84,7 +85,7 @@ public:
       : t_(t), maxListed_(maxListed), owner_(locationOwners(t)),
         keep_(t.events.size(), true), referenced_(t.events.size(), false),
         loc_(owner_.size()), plainBranches_(t.numThreads()),
-        lastRead_(t.numThreads(), kNone) {
+        sharedReads_(t.numThreads()) {
     for (EventId i = 0; i < t.events.size(); ++i) {
       const Event &e = t.events[i];
       if (t.hasDeps(e)) {
@@ -105,8 +106,9 @@ public:
       // A plain write's value needs every read before it; a local read's
       // value needs only reads before it (its writer's), so the shared
       // reads and tryfails before the write are all it needs.
+      std::vector<EventId> &sharedReads = sharedReads_[e.thread];
       if ((trace::readsValue(e.kind) && !local) || e.kind == EventKind::TryFail)
-        lastRead_[e.thread] = i;
+        sharedReads.push_back(i);
       if (!local) {
         if (t_.hasDeps(e))
           listedFrom(i); // keeps what its list needs
@@ -115,9 +117,9 @@ public:
       keep_[i] = false;
       Value &v = loc_[e.obj];
       if (e.kind == EventKind::Write) {
-        v = {i, Rep{}, false};
-        if (lastRead_[e.thread] != kNone)
-          v.rep = {0, lastRead_[e.thread], i, kNone};
+        v = {i, Rep{}, false, !t_.hasDeps(e)};
+        if (!sharedReads.empty())
+          v.rep = {0, sharedReads.back(), i, kNone};
         if (t_.hasDeps(e)) {
           v.rep = repOf(i);
           v.long_ = sets_[v.rep.set].size() > maxListed_;
@@ -128,12 +130,14 @@ public:
         keep_[i] = true;
         keep_[v.writer] = true;
         listedFrom(v.writer); // keeps what the writer's list needs
-        v = {v.writer, {intern({i}), kNone, kNone}, false};
-      } else if (referenced_[i]) {
+        v = {v.writer, {intern({i}), kNone, kNone}, false, false};
+      } else if (referenced_[i] && (v.writer == kNone || v.plain)) {
         // The read's value is its writer's (no other thread writes here);
         // with no writer it is the initial value, the same in every
         // schedule (a consistent trace: init or the first-read rule).
-        Rep r = v.writer == kNone ? Rep{} : v.rep;
+        plainReads_.push_back({i, v.writer}); // in increasing i: sorted
+      } else if (referenced_[i]) {
+        Rep r = v.rep;
         if (r.upTo != kNone && r.plainWriter == v.writer)
           r.plainRead = i;
         readRep_.push_back({i, r}); // in increasing i: sorted
@@ -246,12 +250,41 @@ private:
     EventId plainRead = kNone;
   };
   /// A local location's current value: its last writer (kNone: the initial
-  /// value) and what it came from; long_: too long a list to carry.
+  /// value) and what it came from; long_: too long a list to carry;
+  /// plain: the writer has no list (rep follows from it: plainRep).
   struct Value {
     EventId writer = kNone;
     Rep rep;
     bool long_ = false;
+    bool plain = false;
   };
+
+  /// What read `r` of a plain write `w`'s value (or, with w = kNone, of
+  /// the initial value) stands for: every read and tryfail of the thread up
+  /// to the last one before w, which r says when kept (Value::rep at w).
+  Rep plainRep(EventId r, EventId w) const {
+    if (w == kNone)
+      return {};
+    const std::vector<EventId> &reads = sharedReads_[t_.events[w].thread];
+    auto it = std::lower_bound(reads.begin(), reads.end(), w);
+    if (it == reads.begin())
+      return {};
+    return {0, *std::prev(it), w, r};
+  }
+
+  /// What dropped read `r` stands for, or nullopt if `r` is kept.
+  std::optional<Rep> droppedRead(EventId r) const {
+    auto it = std::lower_bound(readRep_.begin(), readRep_.end(), r,
+                               [](const std::pair<EventId, Rep> &x,
+                                  EventId id) { return x.first < id; });
+    if (it != readRep_.end() && it->first == r)
+      return it->second;
+    auto p = std::lower_bound(plainReads_.begin(), plainReads_.end(),
+                              std::make_pair(r, EventId{0}));
+    if (p != plainReads_.end() && p->first == r)
+      return plainRep(r, p->second);
+    return std::nullopt;
+  }
 
   static std::vector<EventId> sortedUnique(std::vector<EventId> v) {
     std::sort(v.begin(), v.end());
@@ -265,14 +298,12 @@ private:
     Rep out;
     auto [b, en] = t_.deps(t_.events[e]);
     for (; b != en; ++b) {
-      auto it = std::lower_bound(readRep_.begin(), readRep_.end(), *b,
-                                 [](const std::pair<EventId, Rep> &x,
-                                    EventId id) { return x.first < id; });
-      if (it == readRep_.end() || it->first != *b) {
+      std::optional<Rep> dropped = droppedRead(*b);
+      if (!dropped) {
         set.push_back(*b); // a kept read
         continue;
       }
-      const Rep &r = it->second;
+      const Rep &r = *dropped;
       set.insert(set.end(), sets_[r.set].begin(), sets_[r.set].end());
       // "Every read up to u" implies it for every u' before u.
       if (r.upTo != kNone && (out.upTo == kNone || r.upTo > out.upTo))
@@ -330,12 +361,17 @@ private:
   std::vector<bool> keep_, referenced_;
   std::vector<Value> loc_;
   /// Referenced dropped reads, sorted by id: what their value came from
-  /// (a sorted vector: 20 bytes an entry where a hash map took ~50); the
-  /// one read kept for a plain writer.
+  /// (a sorted vector: 20 bytes an entry where a hash map took ~50); those
+  /// of a plain write's or the initial value as their writer alone (8
+  /// bytes: 37M of the 44M on pigz + zlib); the one read kept for a plain
+  /// writer.
   std::vector<std::pair<EventId, Rep>> readRep_;
+  std::vector<std::pair<EventId, EventId>> plainReads_;
   std::unordered_map<EventId, EventId> keptReader_;
   std::vector<std::vector<EventId>> plainBranches_;
-  std::vector<EventId> lastRead_;
+  /// Per thread, its shared reads and tryfails so far (a plain write's
+  /// value needs every one before it).
+  std::vector<std::vector<EventId>> sharedReads_;
 
   std::vector<std::vector<EventId>> sets_{{}};
   std::unordered_map<std::vector<EventId>, uint32_t, VecHash> setIds_;

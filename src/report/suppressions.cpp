@@ -146,7 +146,7 @@ std::optional<size_t> Suppressions::match(const Finding &f) const {
 }
 
 size_t removeSuppressed(const Suppressions &s, const trace::Trace &t,
-                        const analysis::TraceIndex &, solver::RaceResult &races,
+                        solver::RaceResult &races,
                         solver::DeadlockResult *deadlocks) {
   // A rule matches a finding's kind, object and sites, never its witness:
   // the findings are matched without theirs (resolving every step of

@@ -44,7 +44,7 @@ std::string deadlockWitnessName(const solver::DeadlockFinding &f) {
 Expected<std::vector<std::string>> writeWitnessFiles(
     const std::string &dir, const trace::Trace &t,
     const solver::RaceResult &races, const solver::DeadlockResult *deadlocks,
-    const analysis::TraceIndex &idx, const std::string &tracePath) {
+    const analysis::TraceIndex *idx, const std::string &tracePath) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec)
@@ -61,7 +61,7 @@ Expected<std::vector<std::string>> writeWitnessFiles(
   if (deadlocks)
     for (const auto &d : deadlocks->deadlocks) {
       std::string p = dir + "/" + deadlockWitnessName(d);
-      auto w = writeJson(p, deadlockWitnessJson(t, d, idx, tracePath));
+      auto w = writeJson(p, deadlockWitnessJson(t, d, *idx, tracePath));
       if (!w)
         return w.error();
       paths.push_back(p);

@@ -253,7 +253,7 @@ private:
     }
   }
 
-  /// seqs := ranks; notify tickets and dependence indexes := ranks.
+  /// seqRuns := ranks; notify tickets and dependence indexes := ranks.
   Expected<bool> rewrite() {
     std::unordered_map<uint64_t, uint64_t> rankOfTicket;
     for (uint32_t i = 0; i < raw_.events.size(); ++i)
@@ -286,7 +286,8 @@ private:
       }
     }
     for (uint32_t i = 0; i < raw_.events.size(); ++i)
-      raw_.seqs[i] = rank_[i];
+      raw_.seqRuns.push(rank_[i]);
+    std::vector<uint64_t>().swap(raw_.seqs);
     std::vector<uint8_t>().swap(raw_.order);
     std::vector<RawTrace::Mark>().swap(raw_.marks);
     return true;

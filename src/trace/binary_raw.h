@@ -12,6 +12,7 @@
 #include "racepredict/support/error.h"
 #include "racepredict/trace/binary_format.h"
 #include "racepredict/trace/trace.h"
+#include "seq_runs.h"
 
 #include <string>
 #include <unordered_map>
@@ -44,7 +45,11 @@ struct RawTrace {
   /// Thread, obj and the wait's lock are provisional ids of `keys`; src is
   /// the file's source id; extra indexes notify / depOff / t's side tables.
   std::vector<Event> events;
-  std::vector<uint64_t> seqs; ///< parallel to events
+  /// The events' seqs (parallel to events): runs of consecutive seqs.
+  SeqRuns seqRuns;
+  /// v3 only, parallel to events until mergeOrders turns them into seqRuns:
+  /// a ticket, a stripe-order field or 0 (see `order`).
+  std::vector<uint64_t> seqs;
   /// Parallel to events once any event has a call stack (t.stackNodes, with
   /// file source ids as call sites until resolved); empty otherwise.
   std::vector<uint32_t> stacks;
@@ -73,7 +78,7 @@ struct RawTrace {
   /// Branch events with deps: extra indexes depOff (CSR over depSeqs).
   std::vector<size_t> depOff{0};
   std::vector<uint64_t> depSeqs;
-  /// v3: per event how it is ordered (empty for v1/v2). seqs then holds a
+  /// v3: per event how it is ordered (empty for v1/v2/v4). seqs holds a
   /// ticket, a stripe-order field or 0; notify holds tickets + 1 and depSeqs
   /// indexes among the thread's events (1-based) until mergeOrders.
   std::vector<uint8_t> order;
@@ -103,8 +108,9 @@ std::string stopBlockPayload(const RecordingStop &s);
 void renameAfterHiddenWrites(RawTrace &raw);
 
 /// v3: merges the threads' events into one observed order (a topological
-/// order of program, ticket and stripe order) and rewrites seqs, notify and
-/// depSeqs as for v2. On a cut file, events that cannot be ordered (what
+/// order of program, ticket and stripe order), fills seqRuns with the
+/// events' ranks in it (freeing seqs) and rewrites notify and depSeqs as for
+/// v2. On a cut file, events that cannot be ordered (what
 /// they wait for was lost) are dropped. binary_merge.cpp.
 Expected<bool> mergeOrders(RawTrace &raw, const std::string &name);
 

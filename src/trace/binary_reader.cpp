@@ -121,7 +121,8 @@ private:
     size_t estimate =
         std::min<size_t>(static_cast<size_t>(end - here) / 4, size_t{1} << 24);
     raw_.events.reserve(estimate);
-    raw_.seqs.reserve(estimate);
+    if (raw_.version == 3)
+      raw_.seqs.reserve(estimate);
   }
   /// Parses one block; sets raw_.cut when its payload ends before its length.
   Expected<bool> block(uint8_t type, Cursor &c, bool complete);
@@ -609,7 +610,10 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
       raw_.stacks.push_back(node);
   }
   raw_.events.push_back(e);
-  raw_.seqs.push_back(seq);
+  if (raw_.version == 3)
+    raw_.seqs.push_back(seq);
+  else
+    raw_.seqRuns.push(seq);
   return true;
 }
 

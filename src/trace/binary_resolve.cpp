@@ -48,7 +48,7 @@ public:
       raw_.stacks.resize(raw_.t.events.size(), 0);
       raw_.t.eventStacks = std::move(raw_.stacks);
     }
-    std::vector<uint64_t>().swap(raw_.seqs);
+    raw_.seqRuns.clear();
     std::vector<uint64_t>().swap(raw_.depSeqs);
     std::vector<size_t>().swap(raw_.depOff);
     std::vector<uint64_t>().swap(raw_.notify);
@@ -65,10 +65,7 @@ private:
   }
   /// Index of the event with `seq` (after orderBySeq), or kNone.
   uint32_t indexOf(uint64_t seq) const {
-    auto it = std::lower_bound(raw_.seqs.begin(), raw_.seqs.end(), seq);
-    if (it == raw_.seqs.end() || *it != seq)
-      return kNone;
-    return static_cast<uint32_t>(it - raw_.seqs.begin());
+    return raw_.seqRuns.indexOf(seq, kNone);
   }
   Expected<bool> bindNames();
   Expected<bool> orderBySeq();
@@ -207,51 +204,51 @@ Expected<bool> Resolver::bindNames() {
 }
 
 Expected<bool> Resolver::orderBySeq() {
-  std::vector<uint64_t> &seqs = raw_.seqs;
-  size_t n = seqs.size();
-  if (std::is_sorted(seqs.begin(), seqs.end()) &&
-      std::adjacent_find(seqs.begin(), seqs.end()) == seqs.end())
+  SeqRuns &seqs = raw_.seqRuns;
+  if (seqs.ascending())
     return true;
-  // order[k] = the event with the k-th smallest seq. Recorded seqs are a
-  // global counter with few gaps, so when they are dense a direct placement
-  // (linear) does it; otherwise sort (seq, index) pairs.
-  std::vector<uint32_t> order; // order[k]: the event that goes to slot k
-  auto dup = [&](uint32_t a, uint32_t b) {
-    return Error{name_ + ": two events have seq " + std::to_string(seqs[b]) +
-                 " (threads " + raw_.t.threadName(raw_.events[a].thread) +
-                 " and " + raw_.t.threadName(raw_.events[b].thread) + ")"};
-  };
-  auto [lo, hi] = std::minmax_element(seqs.begin(), seqs.end());
-  uint64_t range = *hi - *lo + 1;
-  if (range <= 4 * uint64_t{n}) {
-    // Direct placement; the slots, compacted in place, are the order.
-    std::vector<uint32_t> &slot = order;
-    slot.assign(range, kNone);
-    for (size_t i = 0; i < n; ++i) {
-      uint32_t &s = slot[seqs[i] - *lo];
-      if (s != kNone)
-        return dup(s, static_cast<uint32_t>(i));
-      s = static_cast<uint32_t>(i);
+  // The runs in seq order (seqs are a global counter: runs of different
+  // threads interleave but never overlap, unless the trace is corrupt).
+  const std::vector<SeqRuns::Run> &runs = seqs.runs();
+  std::vector<uint32_t> bySeq(runs.size());
+  for (uint32_t r = 0; r < bySeq.size(); ++r)
+    bySeq[r] = r;
+  std::sort(bySeq.begin(), bySeq.end(), [&](uint32_t a, uint32_t b) {
+    return runs[a].seq != runs[b].seq ? runs[a].seq < runs[b].seq
+                                      : runs[a].first < runs[b].first;
+  });
+  // The smallest seq two events share: where a run starts before the runs
+  // sorted before it end.
+  uint64_t covered = 0; // one past the highest seq of the runs so far
+  uint32_t coveredBy = 0;
+  for (size_t k = 0; k < bySeq.size(); ++k) {
+    const SeqRuns::Run &run = runs[bySeq[k]];
+    if (k > 0 && run.seq < covered) {
+      uint32_t other = runs[coveredBy].first +
+                       static_cast<uint32_t>(run.seq - runs[coveredBy].seq);
+      uint32_t a = std::min(other, run.first), b = std::max(other, run.first);
+      return Error{name_ + ": two events have seq " + std::to_string(run.seq) +
+                   " (threads " + raw_.t.threadName(raw_.events[a].thread) +
+                   " and " + raw_.t.threadName(raw_.events[b].thread) + ")"};
     }
-    size_t k = 0;
-    for (uint32_t s : slot)
-      if (s != kNone)
-        slot[k++] = s;
-    // No shrink_to_fit: it would copy the slots while they are still held
-    // (4 more bytes per event at loading's peak); they are freed soon.
-    slot.resize(k);
-  } else {
-    order.reserve(n);
-    std::vector<std::pair<uint64_t, uint32_t>> pairs(n);
-    for (size_t i = 0; i < n; ++i)
-      pairs[i] = {seqs[i], static_cast<uint32_t>(i)};
-    std::sort(pairs.begin(), pairs.end());
-    for (size_t k = 0; k < n; ++k) {
-      if (k > 0 && pairs[k].first == pairs[k - 1].first)
-        return dup(pairs[k - 1].second, pairs[k].second);
-      order.push_back(pairs[k].second);
+    uint64_t end = run.seq + (seqs.end(bySeq[k]) - run.first);
+    if (k == 0 || end > covered) {
+      covered = end;
+      coveredBy = bySeq[k];
     }
   }
+  // order[k] = the event that goes to slot k; the runs, moved, are the new
+  // seqs.
+  size_t n = seqs.size();
+  std::vector<uint32_t> order;
+  order.reserve(n);
+  SeqRuns sorted;
+  for (uint32_t r : bySeq)
+    for (uint32_t i = runs[r].first, e = seqs.end(r); i < e; ++i) {
+      order.push_back(i);
+      sorted.push(runs[r].seq + (i - runs[r].first));
+    }
+  seqs = std::move(sorted);
   // Apply the permutation in place, cycle by cycle: a second copy of the
   // events would double the peak memory of loading a long trace.
   std::vector<uint32_t> &stacks = raw_.stacks; // call stacks move along
@@ -263,7 +260,6 @@ Expected<bool> Resolver::orderBySeq() {
     if (placed[k] || order[k] == k)
       continue;
     Event e = raw_.events[k];
-    uint64_t s = seqs[k];
     uint32_t st = withStacks ? stacks[k] : 0;
     size_t dst = k;
     while (true) {
@@ -271,13 +267,11 @@ Expected<bool> Resolver::orderBySeq() {
       size_t from = order[dst];
       if (from == k) {
         raw_.events[dst] = e;
-        seqs[dst] = s;
         if (withStacks)
           stacks[dst] = st;
         break;
       }
       raw_.events[dst] = raw_.events[from];
-      seqs[dst] = seqs[from];
       if (withStacks)
         stacks[dst] = stacks[from];
       dst = from;

@@ -61,8 +61,8 @@ private:
 
 /// Drops suppressed races and deadlocks from an analysis result (what
 /// `analyze --suppressions` does before reporting). Returns how many.
+/// Rules look at a finding's kind, object and sites only: no index needed.
 size_t removeSuppressed(const Suppressions &s, const trace::Trace &t,
-                        const analysis::TraceIndex &idx,
                         solver::RaceResult &races,
                         solver::DeadlockResult *deadlocks);
 

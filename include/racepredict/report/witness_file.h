@@ -34,10 +34,11 @@ std::string raceWitnessName(const solver::RaceFinding &f);
 std::string deadlockWitnessName(const solver::DeadlockFinding &f);
 
 /// Writes one file per finding into `dir` (created if missing); returns
-/// the paths in order (races first), or an Error naming the file.
+/// the paths in order (races first), or an Error naming the file. `idx`
+/// indexes `t`; only deadlocks need it (null when `deadlocks` is).
 Expected<std::vector<std::string>> writeWitnessFiles(
     const std::string &dir, const trace::Trace &t,
     const solver::RaceResult &races, const solver::DeadlockResult *deadlocks,
-    const analysis::TraceIndex &idx, const std::string &tracePath);
+    const analysis::TraceIndex *idx, const std::string &tracePath);
 
 } // namespace racepredict::report

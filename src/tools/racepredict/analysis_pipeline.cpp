@@ -59,13 +59,14 @@ private:
 };
 
 /// Findings on the reduced trace as findings on the original one: event ids
-/// through `red.original`, witnesses with the dropped events put back.
-void mapToOriginal(const analysis::TraceIndex &full,
-                   const analysis::LocalReduction &red, solver::RaceResult &r) {
+/// through `red.original`, witnesses with the dropped events put back (from
+/// the whole trace's index, built at the first race).
+void mapToOriginal(AnalysisResult &res, const analysis::LocalReduction &red) {
+  solver::RaceResult &r = res.races;
   for (solver::RaceFinding &f : r.races) {
     f.first = red.original[f.first];
     f.second = red.original[f.second];
-    f.steps = analysis::expandSchedule(full, red, f.steps, 2);
+    f.steps = analysis::expandSchedule(res.fullIndex(), red, f.steps, 2);
     f.witness.clear();
     for (const analysis::Step &s : f.steps)
       if (!s.half)
@@ -79,6 +80,25 @@ void mapToOriginal(const analysis::TraceIndex &full,
 }
 
 } // namespace
+
+const analysis::TraceIndex &AnalysisResult::fullIndex() {
+  if (!index) {
+    setActivity("indexing " + what);
+    stageStart = std::chrono::steady_clock::now();
+    index = std::make_unique<analysis::TraceIndex>(*trace);
+    endStage("index");
+  }
+  return *index;
+}
+
+double AnalysisResult::endStage(const char *name) {
+  auto now = std::chrono::steady_clock::now();
+  stages.push_back({name,
+                    std::chrono::duration<double>(now - stageStart).count(),
+                    peakResidentBytes()});
+  stageStart = now;
+  return stages.back().seconds;
+}
 
 void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
   cmd->add_flag("--races", o.races,
@@ -167,15 +187,8 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
       return ps.error();
     res.properties.insert(res.properties.end(), ps->begin(), ps->end());
   }
-  auto stageStart = std::chrono::steady_clock::now();
-  auto stage = [&](const char *name) {
-    auto now = std::chrono::steady_clock::now();
-    res.stages.push_back(
-        {name, std::chrono::duration<double>(now - stageStart).count(),
-         peakResidentBytes()});
-    stageStart = now;
-    return res.stages.back().seconds;
-  };
+  res.stageStart = std::chrono::steady_clock::now();
+  auto stage = [&](const char *name) { return res.endStage(name); };
   setActivity("reading " + o.trace);
   auto t = trace::readTraceFile(o.trace, ro, &res.readInfo);
   res.loadSeconds = stage("load");
@@ -196,9 +209,9 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
              : ": the trace is not a sequentially consistent run "
                "(`racepredict check-trace` lists every inconsistency; "
                "--allow-inconsistent analyses it anyway)")};
-  std::string what = o.trace + " (" + std::to_string(t->events.size()) +
-                     " events, " + std::to_string(t->numThreads()) +
-                     " threads)";
+  const std::string &what = res.what =
+      o.trace + " (" + std::to_string(t->events.size()) + " events, " +
+      std::to_string(t->numThreads()) + " threads)";
   // Said before the analysis starts, not as an allocation failure hours
   // later. An estimate, biased to let through what might fit (the resident
   // size undercounts the address space a limit counts).
@@ -240,15 +253,12 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
       res.races = solver::predictRaces(reducedIndex, opts);
     }
     stage("races");
+    // Only witnesses need the whole trace's index (to put back each
+    // thread's dropped events): with no race it is not built here.
     red.trace = trace::Trace(); // what the full index needs the room for
-    setActivity("indexing " + what);
-    res.index = std::make_unique<analysis::TraceIndex>(*res.trace);
-    mapToOriginal(*res.index, red, res.races);
-    stage("index");
+    mapToOriginal(res, red);
   } else {
-    setActivity("indexing " + what);
-    res.index = std::make_unique<analysis::TraceIndex>(*res.trace);
-    stage("index");
+    res.fullIndex();
   }
   // Races without the reduction and deadlocks are predicted on the same
   // index: one must-happen-before order for both.
@@ -276,7 +286,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     dopt.order = opts.order;
     ProgressLine progress(o.progress, "deadlocks");
     dopt.onProgress = progress.callback();
-    res.deadlocks = solver::predictDeadlocks(*res.index, dopt);
+    res.deadlocks = solver::predictDeadlocks(res.fullIndex(), dopt);
   }
   if (!res.properties.empty() && !o.candidatesOnly) {
     solver::PropertyOptions popt;
@@ -287,12 +297,12 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     popt.dumpSmt2Dir = o.dumpSmt2;
     setActivity("predicting the property violations of " + what);
     res.violations =
-        solver::predictViolations(*res.index, res.properties, popt);
+        solver::predictViolations(res.fullIndex(), res.properties, popt);
     for (const std::string &w : res.violations.warnings)
       std::cerr << "racepredict: warning: " << w << "\n";
   }
-  res.suppressed = report::removeSuppressed(supp, *res.trace, *res.index,
-                                            res.races, &res.deadlocks);
+  res.suppressed =
+      report::removeSuppressed(supp, *res.trace, res.races, &res.deadlocks);
   setActivity("writing the report on " + what);
   return res;
 }

@@ -14,6 +14,7 @@
 #include "racepredict/support/error.h"
 #include "racepredict/trace/trace_file.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,6 +66,9 @@ void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o);
 struct AnalysisResult {
   /// Owned on the heap: `index` refers to it.
   std::unique_ptr<trace::Trace> trace;
+  /// The whole trace's index, built only when something needs it
+  /// (fullIndex()): races on the reduced trace with no finding to map back
+  /// need none, and building it was the peak stage of a 118M-event trace.
   std::unique_ptr<analysis::TraceIndex> index;
   trace::ReadInfo readInfo;
   double loadSeconds = 0;
@@ -85,6 +89,16 @@ struct AnalysisResult {
   solver::PropertyResult violations;
   /// Findings dropped by the suppressions file.
   size_t suppressed = 0;
+
+  /// "t.rptrace (N events, M threads)", for setActivity.
+  std::string what;
+
+  /// `index`, built (as the stage "index") on first use.
+  const analysis::TraceIndex &fullIndex();
+  /// Ends the stage that began at `stageStart`: appends it to `stages`.
+  double endStage(const char *name);
+  std::chrono::steady_clock::time_point stageStart =
+      std::chrono::steady_clock::now();
 };
 
 /// Reads `o.trace` and runs the predictors `o` asks for, then drops the

@@ -41,7 +41,10 @@ int runAnalyze(const AnalyzeArgs &a) {
     return res.error().resource ? kExitInconclusive : kExitInput;
   }
   const trace::Trace *t = res->trace.get();
-  const analysis::TraceIndex &idx = *res->index;
+  // The whole trace's index only where a report needs it (deadlocks, --hb);
+  // races are reported without it.
+  const analysis::TraceIndex *idx =
+      a.hb || o.deadlocks ? &res->fullIndex() : nullptr;
   const solver::RaceResult &r = res->races;
   const solver::DeadlockResult &d = res->deadlocks;
   const std::vector<property::Property> &props = res->properties;
@@ -66,8 +69,8 @@ int runAnalyze(const AnalyzeArgs &a) {
   std::vector<std::pair<analysis::EventId, analysis::EventId>> hb;
   size_t hbAlsoPredicted = 0, hbGroupsAlsoPredicted = 0;
   if (a.hb) {
-    hbs = analysis::hbSummary(idx);
-    hb = o.allPairs ? analysis::hbRaces(idx) : hbs.groups;
+    hbs = analysis::hbSummary(*idx);
+    hb = o.allPairs ? analysis::hbRaces(*idx) : hbs.groups;
     std::set<std::pair<analysis::EventId, analysis::EventId>> predicted;
     std::set<std::pair<uint64_t, uint64_t>> predictedGroups;
     auto group = [&](analysis::EventId x, analysis::EventId y) {
@@ -169,7 +172,7 @@ int runAnalyze(const AnalyzeArgs &a) {
     if (doRaces)
       report::printRaceReport(*t, r, ctx, *out);
     if (o.deadlocks)
-      report::printDeadlockReport(*t, d, idx, ctx, *out);
+      report::printDeadlockReport(*t, d, *idx, ctx, *out);
     if (!props.empty())
       report::printViolationReport(*t, pr, props, ctx, *out);
     if (a.hb)

@@ -270,7 +270,13 @@ int runRun(RunArgs a) {
   if (recorded.exitCode != 0 && !t.stop)
     std::cerr << "racepredict run: note: the program exited with status "
               << recorded.exitCode << "\n";
-  const analysis::TraceIndex &idx = *res->index;
+  // The whole trace's index where a finding or the deadlock report needs
+  // it, as `analyze` builds it (the same stats.stages).
+  const analysis::TraceIndex *idx = res->races.races.empty() &&
+                                            !a.analysis.doDeadlocks() &&
+                                            res->violations.violations.empty()
+                                        ? nullptr
+                                        : &res->fullIndex();
   std::vector<std::string> files;
   if (!a.witnessDir.empty()) {
     auto w = report::writeWitnessFiles(
@@ -301,16 +307,16 @@ int runRun(RunArgs a) {
   };
   for (const auto &f : res->races.races)
     jobs.push_back(
-        jobFor(replay::raceSchedule(idx, f.steps, f.first, f.second, src),
+        jobFor(replay::raceSchedule(*idx, f.steps, f.first, f.second, src),
                nextFile()));
   for (const auto &d : res->deadlocks.deadlocks)
     jobs.push_back(
-        jobFor(replay::deadlockSchedule(idx, d.steps,
+        jobFor(replay::deadlockSchedule(*idx, d.steps,
                                         replay::deadlockBlocks(d.blocked), src),
                nextFile()));
   for (const auto &v : res->violations.violations) {
     jobs.push_back(
-        jobFor(replay::violationSchedule(idx, v.steps, src), nextFile()));
+        jobFor(replay::violationSchedule(*idx, v.steps, src), nextFile()));
     jobs.back().violation = replay::ViolationTarget{
         &res->properties[v.property].patterns[v.pattern], v.events};
   }
@@ -323,7 +329,7 @@ int runRun(RunArgs a) {
 
   report::RunReport r;
   r.trace = &t;
-  r.index = &idx;
+  r.index = idx;
   r.races = &res->races;
   r.deadlocks = a.analysis.doDeadlocks() ? &res->deadlocks : nullptr;
   size_t k = 0;

@@ -119,12 +119,11 @@ TEST(Suppressions, PropertyRulesMatchTheName) {
 
 TEST(Suppressions, RemoveSuppressedFromAnAnalysis) {
   trace::Trace t = testutil::parse(testutil::kRaceTrace);
-  analysis::TraceIndex idx(t);
   solver::RaceResult r;
   r.races.push_back({2, 4, {0, 1, 3, 2, 4}, {}});
   solver::DeadlockResult d;
-  EXPECT_EQ(removeSuppressed(parseOk("race:other\n"), t, idx, r, &d), 0u);
+  EXPECT_EQ(removeSuppressed(parseOk("race:other\n"), t, r, &d), 0u);
   EXPECT_EQ(r.races.size(), 1u);
-  EXPECT_EQ(removeSuppressed(parseOk("race:worker\n"), t, idx, r, &d), 1u);
+  EXPECT_EQ(removeSuppressed(parseOk("race:worker\n"), t, r, &d), 1u);
   EXPECT_TRUE(r.races.empty());
 }

@@ -92,6 +92,36 @@ TEST(BinaryV4, OverlappingSeqsAreAnError) {
             "test.rptrace: two events have seq 1 (threads t1 and t2)");
 }
 
+TEST(BinaryV4, ASeqInsideAnotherThreadsRunIsAnError) {
+  // Seqs are kept as runs (trace/seq_runs.h): t3's one event (seq 5) lies
+  // inside t1's run 0..9, not at its start; t2's block comes first in the
+  // file, so the message names the file's first event of seq 5 first.
+  std::string t1, t2 = access(RP_WRITE, kY, 1), t3 = access(RP_WRITE, kY, 2);
+  for (int i = 0; i < 10; ++i)
+    t1 += access(RP_WRITE, i == 0 ? kX : 0, i);
+  auto t = fromBinary(B(4).events(3, 5, 1, t3)
+                          .events(1, 0, 10, t1)
+                          .events(2, 12, 1, t2)
+                          .end()
+                          .bytes());
+  ASSERT_FALSE(static_cast<bool>(t));
+  EXPECT_EQ(t.error().message,
+            "test.rptrace: two events have seq 5 (threads t3 and t1)");
+}
+
+TEST(BinaryV4, ADependenceOnASeqBetweenRunsIsAnError) {
+  // t1: rd x (seq 0), then (gap 3) a branch at seq 4 on the seq 2 back:
+  // seq 2, which lies between t2's run (seq 1) and t1's second run (4).
+  std::string t1 =
+      access(RP_READ, kX, 5) + segment(3) + B::rec(RP_BRANCH, {2, 2});
+  std::string t2 = access(RP_WRITE, kY, 9);
+  auto t =
+      fromBinary(B(4).events(1, 0, 3, t1).events(2, 1, 1, t2).end().bytes());
+  ASSERT_FALSE(static_cast<bool>(t));
+  EXPECT_EQ(t.error().message, "test.rptrace: event 2: a branch depends on a "
+                               "seq that no event has");
+}
+
 TEST(BinaryV4, BranchDependencesAreSeqDistances) {
   // t1: rd x (seq 0), [t2: wr y (seq 1)], rd y (seq 2), br <- 2 back (seq
   // 0) and 1 back (seq 2): event indices 0 and 2.
