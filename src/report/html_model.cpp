@@ -324,4 +324,40 @@ json htmlModel(const trace::Trace &t, const std::vector<HtmlFinding> &findings,
           {"findings", list}};
 }
 
+namespace {
+
+/// `j` as `dump(-1)` prints it inside the page's data element: a "</" would
+/// end the element early (a source line may hold "</script>"), and "<\/" is
+/// the same JSON. Each piece is a whole JSON value, so no "</" spans two.
+void writeScriptJson(const json &j, std::ostream &out) {
+  std::string s = j.dump(-1, ' ', false, json::error_handler_t::replace);
+  for (size_t p = 0; (p = s.find("</", p)) != std::string::npos; p += 3)
+    s.replace(p, 2, "<\\/");
+  out << s;
+}
+
+} // namespace
+
+void writeHtmlModel(const trace::Trace &t,
+                    const std::vector<HtmlFinding> &findings,
+                    const ReportContext &ctx, std::ostream &out) {
+  // The bytes of htmlModel(...).dump(-1) with "</" escaped, one finding's
+  // model at a time: the model of thousands of long witnesses is many
+  // times the page's size (app 30K --all-pairs: 6 GB for a 398 MB page).
+  out << "{\"tool\":";
+  writeScriptJson("racepredict", out);
+  out << ",\"version\":";
+  writeScriptJson(ctx.version, out);
+  out << ",\"trace\":";
+  writeScriptJson(ctx.tracePath, out);
+  out << ",\"findings\":[";
+  SourceText src;
+  for (size_t i = 0; i < findings.size(); ++i) {
+    if (i)
+      out << ',';
+    writeScriptJson(findingModel(t, findings[i], src), out);
+  }
+  out << "]}";
+}
+
 } // namespace racepredict::report

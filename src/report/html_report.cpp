@@ -34,13 +34,6 @@ std::string escaped(const std::string &s) {
 void writeHtmlReport(const trace::Trace &t,
                      const std::vector<HtmlFinding> &findings,
                      const ReportContext &ctx, std::ostream &out) {
-  // The model goes into a JSON script element; "</" would end it early
-  // (a source line may hold "</script>"), and "<\/" is the same JSON.
-  std::string data =
-      htmlModel(t, findings, ctx)
-          .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  for (size_t p = 0; (p = data.find("</", p)) != std::string::npos; p += 3)
-    data.replace(p, 2, "<\\/");
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
          "charset=\"utf-8\">\n"
       << "<title>racepredict: " << findings.size() << " finding"
@@ -49,8 +42,9 @@ void writeHtmlReport(const trace::Trace &t,
       << kWitnessViewCss << "</style>\n</head>\n<body>\n"
       << "<ul id=\"findings\"></ul>\n<main id=\"finding\"></main>\n"
       << "<div id=\"detail\"></div>\n"
-      << "<script type=\"application/json\" id=\"racepredict-data\">" << data
-      << "</script>\n<script>\n"
+      << "<script type=\"application/json\" id=\"racepredict-data\">";
+  writeHtmlModel(t, findings, ctx, out);
+  out << "</script>\n<script>\n"
       << kWitnessViewJs << "</script>\n</body>\n</html>\n";
 }
 

@@ -61,6 +61,12 @@ nlohmann::ordered_json htmlModel(const trace::Trace &t,
                                  const std::vector<HtmlFinding> &findings,
                                  const ReportContext &ctx);
 
+/// Writes htmlModel's bytes (compact, "</" written "<\/" so that the
+/// model can sit in a script element) one finding at a time.
+void writeHtmlModel(const trace::Trace &t,
+                    const std::vector<HtmlFinding> &findings,
+                    const ReportContext &ctx, std::ostream &out);
+
 /// Writes the page.
 void writeHtmlReport(const trace::Trace &t,
                      const std::vector<HtmlFinding> &findings,
