@@ -199,7 +199,7 @@ def cases(build, quick, want):
             build, f"mixed-{n}", "--shape", "mixed", "--events", str(n), "--threads",
             "4", "--locations", "200", "--locks", "8"),
              ["--all-pairs", "--timeout-ms", "10000"], "synthetic")
-    for n in [10000] if quick else [10000, 100000]:
+    for n in [10000] if quick else [10000, 30000, 100000, 300000]:
         case(f"app {n // 1000}K", lambda: gen(
             build, f"app-{n}", "--shape", "app", "--events", str(n), "--threads", "4",
             "--locks", "8", "--seed", "1"), ["--all-pairs"], "synthetic")

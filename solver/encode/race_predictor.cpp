@@ -69,7 +69,8 @@ public:
           Clock::time_point deadline)
       : idx_(idx), mhb_(mhb), opts_(opts), deadline_(deadline) {
     if (!opts.noFastPath && !opts.window) {
-      closure_ = std::make_unique<analysis::ClosureWitnessFinder>(idx);
+      closure_ = std::make_unique<analysis::ClosureWitnessFinder>(
+          idx, opts.allPairs ? opts.observedCheckpoints : 0);
       refuter_ = std::make_unique<analysis::ForcedWriterRefuter>(idx);
     }
     po_.timeoutMs = opts.timeoutMs;
@@ -132,18 +133,25 @@ private:
       o.reason = kBudget;
       return o;
     }
-    if (closure_)
-      if (auto w = closure_->find(a, b)) {
+    auto fast = [&](std::optional<std::vector<Step>> w) {
+      if (w) {
         o.status = CheckResult::Sat;
         o.fast = true;
         o.steps = std::move(*w);
-        return o;
       }
+      return w.has_value();
+    };
+    // A refuted pair has no witness: the refutation goes before the
+    // closure from event 0, whose failure costs the whole prefix.
+    if (closure_ && fast(closure_->findFromCheckpoint(a, b)))
+      return o;
     if (refuter_ && refuter_->refutes(a, b)) {
       o.status = CheckResult::Unsat;
       o.propagated = true;
       return o;
     }
+    if (closure_ && fast(closure_->findFromStart(a, b)))
+      return o;
     if (enc_) {
       if (!sh.whole) {
         sh.whole = makeZ3OrderSolver(cfg_);

@@ -5,7 +5,18 @@
 // a barrier's arrival), 2p+1 the event. It is a prefix of every thread,
 // never reaching a or b.
 //
+// With --all-pairs a closure starts from a checkpoint of the observed run
+// (analysis/observed_prefix.h) when it can: every event before the
+// checkpoint's end X is in it, executed in observed order, and only what
+// lies after X is closed and scheduled. A section open at X has run its
+// acquire, so it cannot be the one run last: it must close. X lies before
+// the acquires of the sections holding a or b, which must stay open. When
+// that closure fails the candidate is tried from event 0 as before, so the
+// races found are the same; their witnesses may differ (docs/slicing.md).
+//
 #include "racepredict/analysis/closure_witness.h"
+
+#include "closure_internal.h"
 
 #include "racepredict/analysis/model_state.h"
 #include "racepredict/analysis/sync_needs.h"
@@ -18,105 +29,11 @@ namespace racepredict::analysis {
 using trace::Event;
 using trace::EventKind;
 
-namespace {
-
-uint32_t halfOf(uint32_t pos) { return 2 * pos; }
-uint32_t eventOf(uint32_t pos) { return 2 * pos + 1; }
-
-/// The last write of r's location before r in the trace (kNone: r reads
-/// the initial value).
-EventId observedWriter(const TraceIndex &idx, EventId r) {
-  EventSpan ws = idx.writesTo(idx.trace().events[r].obj);
-  const EventId *it = std::lower_bound(ws.begin(), ws.end(), r);
-  return it == ws.begin() ? kNone : it[-1];
-}
-
-} // namespace
-
-struct ClosureWitnessFinder::Closure {
-  EventId a, b;
-  std::vector<uint32_t> units; ///< per thread: units [0, units) are in it
-  std::vector<uint32_t> limit; ///< per thread: no unit at or beyond
-  std::vector<uint32_t> done;  ///< per thread: units processed
-  std::vector<uint32_t> readMatter, tryfailMatter; ///< per thread
-  std::unordered_set<EventId> precise; ///< reads a precise branch needs
-  std::vector<ThreadId> dirty;
-  /// Per lock: sections whose acquire is in the closure and whose release
-  /// may not be; after close(), the one left open per lock (or none).
-  std::unordered_map<SymId, std::vector<uint32_t>> sections;
-  std::unordered_map<SymId, uint32_t> openSection;
-  /// Close every section that can close, not only all but one per lock
-  /// (the second schedule shape, see find).
-  bool closeAll = false;
-  /// Reads that matter whose observed writer lies beyond a or b: the
-  /// earlier write of the same value they take instead.
-  std::unordered_map<EventId, EventId> otherWriter;
-  bool failed = false;
-
-  bool matters(const TraceIndex &idx, EventId r) const {
-    ThreadId t = idx.trace().events[r].thread;
-    return idx.posInThread(r) < readMatter[t] || precise.count(r);
-  }
-  /// The write a read that matters waits for in the schedule (its other
-  /// writer, else its observed one), or kNone.
-  EventId awaitedWriter(const TraceIndex &idx, EventId r) const {
-    if (!trace::readsValue(idx.trace().events[r].kind) || !matters(idx, r))
-      return kNone;
-    auto o = otherWriter.find(r);
-    return o != otherWriter.end() ? o->second : observedWriter(idx, r);
-  }
-  /// Whether the greedy schedule of the closure must get stuck on a section
-  /// left open: its acquire waits for every section of its lock that another
-  /// thread takes in the closure, one of those comes after a read that
-  /// matters of its thread, and that read's writer lies inside the open
-  /// section. A cycle of waits: no schedule runs all of the closure. (Found
-  /// before scheduling, it spares a schedule that would run most of the
-  /// prefix and then stop; app 100K, issue 17.) Other stuck cases are left
-  /// to the schedule.
-  bool openSectionWaitsOnItself(const TraceIndex &idx) const {
-    const auto &events = idx.trace().events;
-    for (auto &[lock, gate] : openSection) {
-      const LockSection &open = idx.sections()[gate];
-      uint32_t from = idx.posInThread(open.acquire);
-      // Per thread: past its last acquire of the lock in the closure.
-      std::vector<uint32_t> until(units.size(), 0);
-      for (uint32_t si : idx.sectionsOf(lock)) {
-        const LockSection &s = idx.sections()[si];
-        uint32_t p = idx.posInThread(s.acquire);
-        if (s.thread != open.thread && 2 * p + 1 < units[s.thread])
-          until[s.thread] = std::max(until[s.thread], p);
-      }
-      auto feedsFromOpen = [&](EventId r) {
-        EventId w = awaitedWriter(idx, r);
-        return w != kNone && events[w].thread == open.thread &&
-               idx.posInThread(w) > from;
-      };
-      for (ThreadId t = 0; t < until.size(); ++t) {
-        const auto &te = idx.threadEvents(t);
-        for (uint32_t p = 0; p < std::min<uint32_t>(until[t], readMatter[t]);
-             ++p)
-          if (feedsFromOpen(te[p]))
-            return true;
-      }
-      for (EventId r : precise)
-        if (idx.posInThread(r) < until[events[r].thread] && feedsFromOpen(r))
-          return true;
-    }
-    return false;
-  }
-  void need(ThreadId t, uint32_t u) {
-    if (u > limit[t]) {
-      failed = true;
-      return;
-    }
-    if (u > units[t]) {
-      units[t] = u;
-      dirty.push_back(t);
-    }
-  }
-};
-
-ClosureWitnessFinder::ClosureWitnessFinder(const TraceIndex &idx) : idx_(idx) {
+ClosureWitnessFinder::ClosureWitnessFinder(const TraceIndex &idx,
+                                           size_t checkpointSpacing)
+    : idx_(idx) {
+  if (checkpointSpacing > 0)
+    prefix_ = std::make_unique<ObservedPrefix>(idx, checkpointSpacing);
   const auto &events = idx.trace().events;
   for (EventId e = 0; e < events.size(); ++e) {
     const Event &ev = events[e];
@@ -294,8 +211,16 @@ bool ClosureWitnessFinder::close(Closure &c) const {
       std::vector<uint32_t> open;
       for (uint32_t si : secs) {
         const LockSection &s = idx_.sections()[si];
-        if (s.release == kNone || releaseUnit(s) > c.units[s.thread])
-          open.push_back(si);
+        if (s.release != kNone && releaseUnit(s) <= c.units[s.thread])
+          continue;
+        if (s.acquire < c.from) { // acquired before the start: cannot run last
+          if (!canClose(s))
+            return false;
+          c.need(s.thread, releaseUnit(s));
+          grew = true;
+          continue;
+        }
+        open.push_back(si);
       }
       secs = open; // closed sections stay closed
       if (open.empty())
@@ -339,96 +264,8 @@ bool ClosureWitnessFinder::close(Closure &c) const {
 }
 
 std::optional<std::vector<Step>>
-ClosureWitnessFinder::schedule(const Closure &c) const {
-  const auto &events = idx_.trace().events;
-  size_t nt = idx_.numThreads();
-  // The acquire of each open section waits for every other section of its
-  // lock in the closure to be released.
-  std::unordered_map<EventId, SymId> gated;
-  for (auto &[lock, si] : c.openSection)
-    gated[idx_.sections()[si].acquire] = lock;
-  auto othersDone = [&](const ModelState &st, SymId lock, ThreadId self) {
-    for (ThreadId h : st.holders(lock, false))
-      if (h != self)
-        return false;
-    // Sections of other threads not yet acquired must come first too.
-    for (uint32_t si : idx_.sectionsOf(lock)) {
-      const LockSection &s = idx_.sections()[si];
-      if (s.thread != self &&
-          eventOf(idx_.posInThread(s.acquire)) < c.units[s.thread] &&
-          !st.executed(s.acquire))
-        return false;
-    }
-    return true;
-  };
-  ModelState st(idx_);
-  std::vector<Step> out;
-  // Per thread, its next step and what it waits for besides `blocked`:
-  // fixed until the thread moves, so computed once per step of the
-  // schedule instead of once per step and thread.
-  struct Next {
-    Step step{kNone, false};
-    bool in = false;        ///< the step is in the closure
-    bool fresh = false;     ///< computed since the thread last moved
-    SymId gate = kNone;     ///< the acquire of an open section: its lock
-    EventId writer = kNone; ///< a read that matters: its writer
-  };
-  std::vector<Next> nexts(nt);
-  auto refresh = [&](ThreadId t) {
-    Next &n = nexts[t];
-    n = Next{};
-    n.fresh = true;
-    EventId e = st.next(t);
-    if (e == kNone)
-      return;
-    bool half = trace::hasTwoHalves(events[e].kind) && !st.inFirstHalf(t);
-    uint32_t p = idx_.posInThread(e);
-    n.step = {e, half};
-    n.in = (half ? halfOf(p) : eventOf(p)) < c.units[t];
-    if (!n.in || half)
-      return;
-    if (auto g = gated.find(e); g != gated.end())
-      n.gate = g->second;
-    // A read that matters waits for its observed (or other) writer.
-    n.writer = c.awaitedWriter(idx_, e);
-  };
-  for (;;) {
-    Step best{kNone, false};
-    bool left = false;
-    for (ThreadId t = 0; t < nt; ++t) {
-      if (!nexts[t].fresh)
-        refresh(t);
-      const Next &n = nexts[t];
-      if (!n.in)
-        continue;
-      const Step &s = n.step;
-      left = true;
-      // A first half (a wait's release, a barrier's arrival) runs as soon
-      // as its thread reaches it, as it did in the run: the trace lists the
-      // event where it returned. Otherwise, the earliest observed step.
-      if (best.half || (best.event != kNone && !s.half && s.event > best.event))
-        continue;
-      if (n.gate != kNone && !othersDone(st, n.gate, t))
-        continue;
-      if (n.writer != kNone && !st.executed(n.writer))
-        continue;
-      if (st.blocked(s))
-        continue;
-      best = s;
-    }
-    if (!left) // the closure ran: a and b must now be next and enabled
-      return raceEnabledAfter(st, idx_, c.a, c.b) ? std::nullopt
-                                                  : std::optional(out);
-    if (best.event == kNone)
-      return std::nullopt; // stuck
-    st.apply(best);
-    out.push_back(best);
-    nexts[events[best.event].thread].fresh = false;
-  }
-}
-
-std::optional<std::vector<Step>>
 ClosureWitnessFinder::attempt(EventId a, EventId b, bool closeAll,
+                              const ObservedPrefix::Checkpoint *start,
                               bool *closed) const {
   const auto &events = idx_.trace().events;
   size_t nt = idx_.numThreads();
@@ -441,8 +278,28 @@ ClosureWitnessFinder::attempt(EventId a, EventId b, bool closeAll,
   c.readMatter.assign(nt, 0);
   c.tryfailMatter.assign(nt, 0);
   c.limit.assign(nt, kNone);
+  c.base.assign(nt, 0);
   for (EventId x : {a, b})
     c.limit[events[x].thread] = eventOf(idx_.posInThread(x)) - 1;
+  if (start) {
+    // The checkpoint's events ran; the sections open there are kept
+    // (close() must close them).
+    c.from = start->end;
+    for (ThreadId t = 0; t < nt; ++t) {
+      EventId n = start->state.next(t);
+      uint32_t p = n == kNone
+                       ? static_cast<uint32_t>(idx_.threadEvents(t).size())
+                       : idx_.posInThread(n);
+      c.base[t] = c.readMatter[t] = c.tryfailMatter[t] = p;
+      c.units[t] = c.done[t] = 2 * p + start->state.inFirstHalf(t);
+      if (c.units[t] > c.limit[t]) {
+        *closed = false;
+        return std::nullopt;
+      }
+      for (uint32_t si : idx_.sectionsOpenAfter(t, p))
+        c.sections[idx_.sections()[si].lock].push_back(si);
+    }
+  }
   for (EventId x : {a, b}) {
     ThreadId t = events[x].thread;
     c.need(t, eventOf(idx_.posInThread(x)) - 1);
@@ -459,7 +316,7 @@ ClosureWitnessFinder::attempt(EventId a, EventId b, bool closeAll,
   // final test (raceEnabledAfter). The replay cost as much as the schedule
   // itself (~50K steps per candidate on app 100K, issue 17);
   // FastStagesChangeNoVerdict still runs the full checker on every witness.
-  auto steps = schedule(c);
+  auto steps = schedule(c, start);
   if (!steps)
     return std::nullopt;
   steps->push_back({a, false});
@@ -467,8 +324,30 @@ ClosureWitnessFinder::attempt(EventId a, EventId b, bool closeAll,
   return steps;
 }
 
-std::optional<std::vector<Step>> ClosureWitnessFinder::find(EventId a,
-                                                            EventId b) const {
+std::optional<std::vector<Step>>
+ClosureWitnessFinder::findFromCheckpoint(EventId a, EventId b) const {
+  if (!prefix_)
+    return std::nullopt;
+  // The latest checkpoint before a, b and the acquires of the sections
+  // holding them (they must stay open).
+  EventId x = std::min(a, b);
+  for (EventId e : {a, b})
+    for (uint32_t si : idx_.sectionsOpenAfter(idx_.trace().events[e].thread,
+                                              idx_.posInThread(e)))
+      x = std::min(x, idx_.sections()[si].acquire);
+  const ObservedPrefix::Checkpoint &cp = prefix_->before(x);
+  if (cp.end == 0)
+    return std::nullopt; // the same closure as from the start
+  bool closed;
+  if (auto w = attempt(a, b, false, &cp, &closed))
+    return w;
+  if (!closed)
+    return std::nullopt;
+  return attempt(a, b, true, &cp, &closed);
+}
+
+std::optional<std::vector<Step>>
+ClosureWitnessFinder::findFromStart(EventId a, EventId b) const {
   // First the smallest closure: one section per lock left open, run last.
   // Its greedy schedule gets stuck when a section left open wrote a value
   // that a later section of another thread's closure reads (the open one
@@ -478,11 +357,18 @@ std::optional<std::vector<Step>> ClosureWitnessFinder::find(EventId a,
   // A closure that fails (it needs a or b, or two sections that cannot
   // close) fails with every section closed too: closing only adds needs.
   bool closed;
-  if (auto w = attempt(a, b, false, &closed))
+  if (auto w = attempt(a, b, false, nullptr, &closed))
     return w;
   if (!closed)
     return std::nullopt;
-  return attempt(a, b, true, &closed);
+  return attempt(a, b, true, nullptr, &closed);
+}
+
+std::optional<std::vector<Step>> ClosureWitnessFinder::find(EventId a,
+                                                            EventId b) const {
+  if (auto w = findFromCheckpoint(a, b))
+    return w;
+  return findFromStart(a, b);
 }
 
 } // namespace racepredict::analysis

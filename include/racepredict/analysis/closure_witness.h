@@ -21,9 +21,11 @@
 //
 #pragma once
 
+#include "racepredict/analysis/observed_prefix.h"
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/analysis/trace_index.h"
 
+#include <memory>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -32,30 +34,46 @@ namespace racepredict::analysis {
 
 class ClosureWitnessFinder {
 public:
-  explicit ClosureWitnessFinder(const TraceIndex &idx);
+  /// `checkpointSpacing` > 0: start closures from checkpoints of the
+  /// observed run this many events apart or more, where they can (one
+  /// replay of the trace up front; worth it when many candidates are
+  /// decided, --all-pairs).
+  explicit ClosureWitnessFinder(const TraceIndex &idx,
+                                size_t checkpointSpacing = 0);
 
   /// A validated witness `σ·a·b` of the race (a, b), or nullopt if the
   /// closure needs a or b or its schedule gets stuck (then the solver
   /// decides). Thread-safe: `find` only reads shared state.
   std::optional<std::vector<Step>> find(EventId a, EventId b) const;
+  /// `find`'s two halves: from a checkpoint of the observed run (nullopt
+  /// without checkpoints, or when the latest usable one is event 0), then
+  /// from event 0. The driver runs the cheap forced-writer refutation
+  /// between them: a closure from event 0 that fails costs its prefix.
+  std::optional<std::vector<Step>> findFromCheckpoint(EventId a,
+                                                      EventId b) const;
+  std::optional<std::vector<Step>> findFromStart(EventId a, EventId b) const;
 
 private:
   struct Closure;
   /// One closure and its schedule; `closeAll`: close every section that
   /// can close (Closure::closeAll). `closed`: whether the closure itself
   /// succeeded (else only its schedule failed).
-  std::optional<std::vector<Step>> attempt(EventId a, EventId b, bool closeAll,
-                                           bool *closed) const;
+  /// `start`: the checkpoint the closure starts from, or null (event 0).
+  std::optional<std::vector<Step>>
+  attempt(EventId a, EventId b, bool closeAll,
+          const ObservedPrefix::Checkpoint *start, bool *closed) const;
   /// The latest write of r's value to r's location before r in the trace
   /// that the closure may take, or kNone.
   EventId earlierWriterOfValue(const Closure &c, EventId r) const;
   bool close(Closure &c) const;
-  std::optional<std::vector<Step>> schedule(const Closure &c) const;
+  std::optional<std::vector<Step>>
+  schedule(const Closure &c, const ObservedPrefix::Checkpoint *start) const;
 
   const TraceIndex &idx_;
   /// For each tryfail: the acquire of a write-mode section of another
   /// thread that held the lock when it failed, or kNone.
   std::unordered_map<EventId, EventId> failHolder_;
+  std::unique_ptr<ObservedPrefix> prefix_; ///< null: every closure from 0
 };
 
 } // namespace racepredict::analysis

@@ -66,6 +66,12 @@ public:
   bool finished(ThreadId t) const { return next(t) == kNone; }
   /// The current count of a semaphore of the trace.
   int64_t semCount(SymId s) const;
+  /// Entries the state holds besides its per-thread ones (what a copy
+  /// costs beyond O(threads)).
+  size_t footprint() const {
+    return notConcrete_.size() + holds_.size() + semCount_.size() +
+           memory_.size() + arrivals_.size();
+  }
   /// Arrival halves executed in barrier generation `g`.
   uint32_t arrivals(uint32_t g) const {
     auto it = arrivals_.find(g);

@@ -61,6 +61,10 @@ struct RaceOptions {
   /// Nearest candidates kept per signature group before the group is
   /// enumerated in full (tests set 1 to exercise the full enumeration).
   size_t keepPerGroup = 16;
+  /// --all-pairs: closures start from states of the observed run kept at
+  /// least this many events apart (analysis/observed_prefix.h); 0: every
+  /// closure from event 0 (tests set a few to exercise short traces).
+  size_t observedCheckpoints = 256;
   /// Called (under a lock, from any worker) whenever a candidate is decided
   /// or the number left changes: the command line's progress line.
   ProgressCallback onProgress;

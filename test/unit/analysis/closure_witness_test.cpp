@@ -122,3 +122,91 @@ TEST(ClosureWitness, LeavesALaterWriteOfTheValueToTheSolver) {
 }
 
 } // namespace
+
+/// `w` is a witness of (a, b) that runs `events` and passes the checker.
+void expectWitness(const Fixture &f, const std::optional<std::vector<Step>> &w,
+                   uint32_t a, uint32_t b,
+                   const std::vector<uint32_t> &events) {
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(eventsOf(*w), events);
+  EXPECT_EQ(
+      analysis::checkRaceWitness(*f.idx, {w->begin(), w->end() - 2}, a, b),
+      std::nullopt);
+}
+
+// With checkpoints of the observed run (--all-pairs), a closure starts from
+// the latest one before the racing pair: every event before it is in the
+// witness, in observed order, even t2's, which the race on x does not need.
+const char *kUnrelatedThread = R"(
+t0 begin
+t0 fork t1
+t0 fork t2
+t2 begin
+t2 wr z 1
+t1 begin
+t1 wr y 5
+t0 wr x 1
+t1 wr x 2
+)";
+
+TEST(ClosureWitness, StartsFromTheLatestCheckpointBeforeThePair) {
+  Fixture f(kUnrelatedThread);
+  analysis::ClosureWitnessFinder fresh(*f.idx), shared(*f.idx, 2);
+  expectWitness(f, fresh.find(7, 8), 7, 8, {0, 1, 2, 5, 6, 7, 8});
+  // Checkpoints after 2, 4 and 6 events: the one after 6 is the latest
+  // before 7.
+  expectWitness(f, shared.findFromCheckpoint(7, 8), 7, 8,
+                {0, 1, 2, 3, 4, 5, 6, 7, 8});
+}
+
+// t2 holds m at the checkpoint (after 8 events). Its acquire has run, so
+// its section cannot be the one left open to run last: it must close, and
+// t1's section of m, which the race needs, runs after it. From event 0 the
+// closure leaves t2 out.
+const char *kHeldAtCheckpoint = R"(
+t0 begin
+t0 fork t1
+t0 fork t2
+t2 begin
+t2 acq m
+t1 begin
+t0 wr z 1
+t1 wr w 1
+t2 wr y 1
+t2 rel m
+t1 acq m
+t1 rel m
+t0 wr x 1
+t1 wr x 2
+)";
+
+TEST(ClosureWitness, ASectionOpenAtTheCheckpointCloses) {
+  Fixture f(kHeldAtCheckpoint);
+  analysis::ClosureWitnessFinder fresh(*f.idx), shared(*f.idx, 2);
+  expectWitness(f, fresh.find(12, 13), 12, 13,
+                {0, 1, 2, 5, 6, 7, 10, 11, 12, 13});
+  expectWitness(f, shared.findFromCheckpoint(12, 13), 12, 13,
+                {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
+}
+
+// A section holding one of the racing events must stay open: the start
+// lies before its acquire, not at the latest checkpoint.
+const char *kPairInsideSection = R"(
+t0 begin
+t0 fork t1
+t1 begin
+t0 acq m
+t0 wr z 1
+t0 wr w 1
+t0 wr x 1
+t0 rel m
+t1 wr x 2
+)";
+
+TEST(ClosureWitness, StartsBeforeTheSectionHoldingThePair) {
+  Fixture f(kPairInsideSection);
+  analysis::ClosureWitnessFinder shared(*f.idx, 2);
+  // Checkpoints after 2 and 4 events; t0 acquired m at 3: after 2.
+  expectWitness(f, shared.findFromCheckpoint(6, 8), 6, 8,
+                {0, 1, 2, 3, 4, 5, 6, 8});
+}
