@@ -20,15 +20,19 @@ PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
     v.status = CheckResult::Unsat; // ordered by must-happen-before
     return v;
   }
-  if (opts.greedy)
-    if (auto w = analysis::findGreedyWitness(slicer.index(), slice, a, b)) {
+  if (opts.greedy) {
+    bool repaired = false;
+    if (auto w = analysis::findGreedyWitness(slicer.index(), slice, a, b,
+                                             &repaired)) {
       PairVerdict v;
       v.status = CheckResult::Sat;
       v.searched = true;
+      v.repaired = repaired;
       v.sliceUnits = slice.units();
       v.steps = std::move(*w);
       return v;
     }
+  }
   // race(a, b) is part of every encoding of a slice with a racing pair.
   auto noQuery = [](SliceEncoding &, FormulaPool &) {};
   auto check = [&](const std::vector<analysis::Step> &sigma) {

@@ -55,6 +55,7 @@ struct Outcome {
   bool fast = false;       ///< settled by a closure witness, without the solver
   bool reused = false;     ///< fast: cut from an earlier witness
   bool searched = false;   ///< fast: the greedy schedule on the slice
+  bool repaired = false;   ///< searched: after a repair of a stuck run
   bool propagated = false; ///< unsat without a solver check
   std::vector<Step> steps;
   std::string reason;
@@ -183,6 +184,7 @@ private:
     o.vars = v.orderVars;
     o.propagated = v.propagated;
     o.fast = o.searched = v.searched;
+    o.repaired = v.repaired;
     if (v.status == CheckResult::Sat)
       o.steps = std::move(v.steps);
     return o;
@@ -373,6 +375,7 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
   for (Outcome &o : all) {
     result.stats.reusedWitnesses += o.reused;
     result.stats.searchedWitnesses += o.searched;
+    result.stats.repairedWitnesses += o.repaired;
     if (o.fast)
       ++result.stats.closureWitnesses;
     else if (o.propagated)

@@ -9,8 +9,8 @@
 // (the model differential tests compare the same default pipeline with the
 // enumerator on short ones). Every reported witness passes the schedule
 // checker, and no pair is unknown. The mixes must exercise the stages: some
-// pairs are reused witnesses, some greedy schedules, some forced-writer
-// refutations.
+// pairs are reused witnesses, some greedy schedules (some of them after a
+// repair of a stuck run), some forced-writer refutations.
 //
 #include "model_check.h"
 #include "random_trace.h"
@@ -29,7 +29,7 @@ using namespace racepredict::testsupport;
 namespace {
 
 struct Totals {
-  size_t reused = 0, refuted = 0, searched = 0;
+  size_t reused = 0, refuted = 0, searched = 0, repaired = 0;
 };
 
 void runMix(const TraceFeatures &f, uint64_t seedBase, int count,
@@ -58,6 +58,7 @@ void runMix(const TraceFeatures &f, uint64_t seedBase, int count,
     totals->reused += fast.stats.reusedWitnesses;
     totals->refuted += fast.stats.propagatedUnsat;
     totals->searched += fast.stats.searchedWitnesses;
+    totals->repaired += fast.stats.repairedWitnesses;
     Pairs got, want;
     std::string why;
     for (const auto &r : fast.races) {
@@ -90,6 +91,7 @@ TEST(FastStagesChangeNoVerdict, CountersBranchesAndValues) {
   EXPECT_GT(totals.reused, 0u);
   EXPECT_GT(totals.refuted, 0u);
   EXPECT_GT(totals.searched, 0u);
+  EXPECT_GT(totals.repaired, 0u);
 }
 
 TEST(FastStagesChangeNoVerdict, WriteDependencesAndSync) {
@@ -101,6 +103,7 @@ TEST(FastStagesChangeNoVerdict, WriteDependencesAndSync) {
   EXPECT_GT(totals.reused, 0u);
   EXPECT_GT(totals.refuted, 0u);
   EXPECT_GT(totals.searched, 0u);
+  EXPECT_GT(totals.repaired, 0u);
 }
 
 } // namespace

@@ -50,6 +50,8 @@ struct PairVerdict {
   bool propagated = false;
   /// Sat by the greedy schedule, without a formula.
   bool searched = false;
+  /// Of those: after a repair of a stuck run (analysis/greedy_witness.h).
+  bool repaired = false;
 };
 
 PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
