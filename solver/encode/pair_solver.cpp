@@ -11,7 +11,7 @@ namespace racepredict::solver {
 
 using Clock = std::chrono::steady_clock;
 
-PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
+PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver *solver,
                       analysis::EventId a, analysis::EventId b,
                       const PairSolveOptions &opts) {
   analysis::PairSlice slice;
@@ -33,6 +33,12 @@ PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
       return v;
     }
   }
+  if (!solver) {
+    PairVerdict v;
+    v.reason = kFormulaDeferred;
+    v.sliceUnits = slice.units();
+    return v;
+  }
   // race(a, b) is part of every encoding of a slice with a racing pair.
   auto noQuery = [](SliceEncoding &, FormulaPool &) {};
   auto check = [&](const std::vector<analysis::Step> &sigma) {
@@ -40,7 +46,7 @@ PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
     std::vector<analysis::Step> prefix(sigma.begin(), sigma.end() - 2);
     return analysis::checkRaceWitness(slicer.index(), prefix, a, b);
   };
-  return solveSlice(slicer, solver, std::move(slice), noQuery, check, opts);
+  return solveSlice(slicer, *solver, std::move(slice), noQuery, check, opts);
 }
 
 PairVerdict solveSlice(const analysis::Slicer &slicer, QuerySolver &solver,

@@ -49,6 +49,13 @@ constexpr size_t kReusedWitnesses = 8;
 
 const char *const kBudget = "trace budget exhausted";
 
+/// Which stages one call of Decider::decide runs. --all-pairs decides a
+/// shard in two passes (issue 17, `mixed`): every candidate first by the
+/// stages before the formula, then the ones left by the solver. A slow
+/// satisfiable query then no longer spends the trace budget that the cheap
+/// verdicts of the candidates after it needed; each verdict is the same.
+enum class Pass { All, BeforeFormula, Formula };
+
 struct Outcome {
   EventId first, second;
   CheckResult::Status status = CheckResult::Unknown;
@@ -102,8 +109,13 @@ public:
     std::unique_ptr<analysis::WitnessPool> witnesses; ///< --all-pairs
   };
 
-  /// `i`: the candidate's index for the whole-trace queries.
-  Outcome decide(Shard &sh, EventId a, EventId b, size_t i) const {
+  /// Whether there are stages before the formula (Pass::BeforeFormula).
+  bool fastStages() const { return closure_ != nullptr; }
+
+  /// `i`: the candidate's index for the whole-trace queries. A pair that
+  /// Pass::BeforeFormula leaves open has reason kFormulaDeferred.
+  Outcome decide(Shard &sh, EventId a, EventId b, size_t i,
+                 Pass pass = Pass::All) const {
     if (closure_ && opts_.allPairs && !sh.witnesses)
       sh.witnesses =
           std::make_unique<analysis::WitnessPool>(idx_, kReusedWitnesses);
@@ -117,15 +129,17 @@ public:
         o.steps = std::move(*w);
         return o;
       }
-    Outcome o = decideAlone(sh, a, b, i);
+    Outcome o = decideAlone(sh, a, b, i, pass);
     if (sh.witnesses && o.status == CheckResult::Sat)
       sh.witnesses->add(o.steps);
     return o;
   }
 
 private:
-  /// The fast path, then the whole-trace formula or the slice.
-  Outcome decideAlone(Shard &sh, EventId a, EventId b, size_t i) const {
+  /// The fast path, then the whole-trace formula or the slice. The formula
+  /// pass skips the stages the first pass ran (their answers would repeat).
+  Outcome decideAlone(Shard &sh, EventId a, EventId b, size_t i,
+                      Pass pass) const {
     Outcome o;
     o.first = a;
     o.second = b;
@@ -133,14 +147,14 @@ private:
       o.reason = kBudget;
       return o;
     }
-    if (closure_)
+    if (closure_ && pass != Pass::Formula)
       if (auto w = closure_->find(a, b)) {
         o.status = CheckResult::Sat;
         o.fast = true;
         o.steps = std::move(*w);
         return o;
       }
-    if (refuter_ && refuter_->refutes(a, b)) {
+    if (refuter_ && pass != Pass::Formula && refuter_->refutes(a, b)) {
       o.status = CheckResult::Unsat;
       o.propagated = true;
       return o;
@@ -173,9 +187,13 @@ private:
       so.windowEnd = so.windowBegin + opts_.window;
     }
     analysis::Slicer slicer(idx_, mhb_, so);
-    if (!sh.sliced)
+    if (!sh.sliced && pass != Pass::BeforeFormula)
       sh.sliced = makeZ3QuerySolver(opts_.dumpSmt2Dir);
-    PairVerdict v = solvePair(slicer, *sh.sliced, a, b, po_);
+    PairSolveOptions po = po_;
+    po.greedy &= pass != Pass::Formula;
+    PairVerdict v = solvePair(
+        slicer, pass == Pass::BeforeFormula ? nullptr : sh.sliced.get(), a, b,
+        po);
     o.status = v.status;
     o.reason = v.reason;
     o.checks = v.checks;
@@ -293,17 +311,24 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
   result.stats.encodeSeconds = since(solveStart);
 
   DecisionCounter progress(opts.onProgress, cands.size());
-  auto decide = [&](Decider::Shard &sh, EventId a, EventId b, size_t i) {
-    Outcome o = decider.decide(sh, a, b, i);
-    progress.decided(o.status == CheckResult::Unknown);
+  auto decide = [&](Decider::Shard &sh, EventId a, EventId b, size_t i,
+                    Pass pass = Pass::All) {
+    Outcome o = decider.decide(sh, a, b, i, pass);
+    if (o.reason != kFormulaDeferred)
+      progress.decided(o.status == CheckResult::Unknown);
     return o;
   };
+  bool twoPasses = opts.allPairs && !opts.wholeTrace && decider.fastStages();
   // Phase 2 needs the accesses per signature: built once, on first need.
   std::once_flag sigsOnce;
   std::unique_ptr<analysis::SignatureIndex> sigs;
   std::vector<std::vector<Outcome>> decided(kShards);
+  // Two passes: a shard's state (witness pool, solver) lives across both,
+  // and every shard ends the first before any starts the second.
+  std::vector<Decider::Shard> state(kShards);
+  std::vector<std::vector<size_t>> later(kShards); // left for the formula
   forEachShard(jobs, [&](size_t s) {
-    Decider::Shard sh;
+    Decider::Shard &sh = state[s];
     std::vector<Outcome> &out = decided[s];
     if (!grouped) {
       // Distinct shards own distinct groups: no shared entry.
@@ -319,8 +344,14 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
           progress.skipped(1);
           continue;
         }
-        out.push_back(decide(sh, cands[i].first, cands[i].second, i));
-        done[cands[i].group] |= out.back().status == CheckResult::Sat;
+        Outcome o = decide(sh, cands[i].first, cands[i].second, i,
+                           twoPasses ? Pass::BeforeFormula : Pass::All);
+        if (o.reason == kFormulaDeferred) {
+          later[s].push_back(i);
+          continue;
+        }
+        done[cands[i].group] |= o.status == CheckResult::Sat;
+        out.push_back(std::move(o));
       }
       return;
     }
@@ -361,6 +392,12 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
           break;
       }
     }
+  });
+  forEachShard(jobs, [&](size_t s) {
+    for (size_t i : later[s])
+      decided[s].push_back(
+          decide(state[s], cands[i].first, cands[i].second, i, Pass::Formula));
+    state[s] = {}; // its solver context and witnesses
   });
   result.stats.solveSeconds = since(solveStart) - result.stats.encodeSeconds;
 

@@ -10,7 +10,9 @@
 // enumerator on short ones). Every reported witness passes the schedule
 // checker, and no pair is unknown. The mixes must exercise the stages: some
 // pairs are reused witnesses, some greedy schedules (some of them after a
-// repair of a stuck run), some forced-writer refutations.
+// repair of a stuck run), some forced-writer refutations. The fast pipeline
+// runs --all-pairs in two passes (the formula only after every cheap
+// verdict), the solver-alone one in one.
 //
 #include "model_check.h"
 #include "random_trace.h"
