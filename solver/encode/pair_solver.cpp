@@ -11,7 +11,7 @@ namespace racepredict::solver {
 
 using Clock = std::chrono::steady_clock;
 
-PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
+PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver *solver,
                       analysis::EventId a, analysis::EventId b,
                       const PairSolveOptions &opts) {
   analysis::PairSlice slice;
@@ -20,15 +20,25 @@ PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
     v.status = CheckResult::Unsat; // ordered by must-happen-before
     return v;
   }
-  if (opts.greedy)
-    if (auto w = analysis::findGreedyWitness(slicer.index(), slice, a, b)) {
+  if (opts.greedy) {
+    bool repaired = false;
+    if (auto w = analysis::findGreedyWitness(slicer.index(), slice, a, b,
+                                             &repaired)) {
       PairVerdict v;
       v.status = CheckResult::Sat;
       v.searched = true;
+      v.repaired = repaired;
       v.sliceUnits = slice.units();
       v.steps = std::move(*w);
       return v;
     }
+  }
+  if (!solver) {
+    PairVerdict v;
+    v.reason = kFormulaDeferred;
+    v.sliceUnits = slice.units();
+    return v;
+  }
   // race(a, b) is part of every encoding of a slice with a racing pair.
   auto noQuery = [](SliceEncoding &, FormulaPool &) {};
   auto check = [&](const std::vector<analysis::Step> &sigma) {
@@ -36,7 +46,7 @@ PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
     std::vector<analysis::Step> prefix(sigma.begin(), sigma.end() - 2);
     return analysis::checkRaceWitness(slicer.index(), prefix, a, b);
   };
-  return solveSlice(slicer, solver, std::move(slice), noQuery, check, opts);
+  return solveSlice(slicer, *solver, std::move(slice), noQuery, check, opts);
 }
 
 PairVerdict solveSlice(const analysis::Slicer &slicer, QuerySolver &solver,

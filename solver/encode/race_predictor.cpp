@@ -49,12 +49,20 @@ constexpr size_t kReusedWitnesses = 8;
 
 const char *const kBudget = "trace budget exhausted";
 
+/// Which stages one call of Decider::decide runs. --all-pairs decides a
+/// shard in two passes (issue 17, `mixed`): every candidate first by the
+/// stages before the formula, then the ones left by the solver. A slow
+/// satisfiable query then no longer spends the trace budget that the cheap
+/// verdicts of the candidates after it needed; each verdict is the same.
+enum class Pass { All, BeforeFormula, Formula };
+
 struct Outcome {
   EventId first, second;
   CheckResult::Status status = CheckResult::Unknown;
   bool fast = false;       ///< settled by a closure witness, without the solver
   bool reused = false;     ///< fast: cut from an earlier witness
   bool searched = false;   ///< fast: the greedy schedule on the slice
+  bool repaired = false;   ///< searched: after a repair of a stuck run
   bool propagated = false; ///< unsat without a solver check
   std::vector<Step> steps;
   std::string reason;
@@ -102,8 +110,13 @@ public:
     std::unique_ptr<analysis::WitnessPool> witnesses; ///< --all-pairs
   };
 
-  /// `i`: the candidate's index for the whole-trace queries.
-  Outcome decide(Shard &sh, EventId a, EventId b, size_t i) const {
+  /// Whether there are stages before the formula (Pass::BeforeFormula).
+  bool fastStages() const { return closure_ != nullptr; }
+
+  /// `i`: the candidate's index for the whole-trace queries. A pair that
+  /// Pass::BeforeFormula leaves open has reason kFormulaDeferred.
+  Outcome decide(Shard &sh, EventId a, EventId b, size_t i,
+                 Pass pass = Pass::All) const {
     if (closure_ && opts_.allPairs && !sh.witnesses)
       sh.witnesses =
           std::make_unique<analysis::WitnessPool>(idx_, kReusedWitnesses);
@@ -117,15 +130,17 @@ public:
         o.steps = std::move(*w);
         return o;
       }
-    Outcome o = decideAlone(sh, a, b, i);
+    Outcome o = decideAlone(sh, a, b, i, pass);
     if (sh.witnesses && o.status == CheckResult::Sat)
       sh.witnesses->add(o.steps);
     return o;
   }
 
 private:
-  /// The fast path, then the whole-trace formula or the slice.
-  Outcome decideAlone(Shard &sh, EventId a, EventId b, size_t i) const {
+  /// The fast path, then the whole-trace formula or the slice. The formula
+  /// pass skips the stages the first pass ran (their answers would repeat).
+  Outcome decideAlone(Shard &sh, EventId a, EventId b, size_t i,
+                      Pass pass) const {
     Outcome o;
     o.first = a;
     o.second = b;
@@ -141,16 +156,18 @@ private:
       }
       return w.has_value();
     };
-    // A refuted pair has no witness: the refutation goes before the
-    // closure from event 0, whose failure costs the whole prefix.
-    if (closure_ && fast(closure_->findFromCheckpoint(a, b)))
+    // The formula pass skips these: the first pass ran them. A refuted
+    // pair has no witness: the refutation goes before the closure from
+    // event 0, whose failure costs the whole prefix.
+    bool before = pass != Pass::Formula;
+    if (before && closure_ && fast(closure_->findFromCheckpoint(a, b)))
       return o;
-    if (refuter_ && refuter_->refutes(a, b)) {
+    if (before && refuter_ && refuter_->refutes(a, b)) {
       o.status = CheckResult::Unsat;
       o.propagated = true;
       return o;
     }
-    if (closure_ && fast(closure_->findFromStart(a, b)))
+    if (before && closure_ && fast(closure_->findFromStart(a, b)))
       return o;
     if (enc_) {
       if (!sh.whole) {
@@ -180,9 +197,13 @@ private:
       so.windowEnd = so.windowBegin + opts_.window;
     }
     analysis::Slicer slicer(idx_, mhb_, so);
-    if (!sh.sliced)
+    if (!sh.sliced && pass != Pass::BeforeFormula)
       sh.sliced = makeZ3QuerySolver(opts_.dumpSmt2Dir);
-    PairVerdict v = solvePair(slicer, *sh.sliced, a, b, po_);
+    PairSolveOptions po = po_;
+    po.greedy &= pass != Pass::Formula;
+    PairVerdict v = solvePair(
+        slicer, pass == Pass::BeforeFormula ? nullptr : sh.sliced.get(), a, b,
+        po);
     o.status = v.status;
     o.reason = v.reason;
     o.checks = v.checks;
@@ -191,6 +212,7 @@ private:
     o.vars = v.orderVars;
     o.propagated = v.propagated;
     o.fast = o.searched = v.searched;
+    o.repaired = v.repaired;
     if (v.status == CheckResult::Sat)
       o.steps = std::move(v.steps);
     return o;
@@ -299,17 +321,24 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
   result.stats.encodeSeconds = since(solveStart);
 
   DecisionCounter progress(opts.onProgress, cands.size());
-  auto decide = [&](Decider::Shard &sh, EventId a, EventId b, size_t i) {
-    Outcome o = decider.decide(sh, a, b, i);
-    progress.decided(o.status == CheckResult::Unknown);
+  auto decide = [&](Decider::Shard &sh, EventId a, EventId b, size_t i,
+                    Pass pass = Pass::All) {
+    Outcome o = decider.decide(sh, a, b, i, pass);
+    if (o.reason != kFormulaDeferred)
+      progress.decided(o.status == CheckResult::Unknown);
     return o;
   };
+  bool twoPasses = opts.allPairs && !opts.wholeTrace && decider.fastStages();
   // Phase 2 needs the accesses per signature: built once, on first need.
   std::once_flag sigsOnce;
   std::unique_ptr<analysis::SignatureIndex> sigs;
   std::vector<std::vector<Outcome>> decided(kShards);
+  // Two passes: a shard's state (witness pool, solver) lives across both,
+  // and every shard ends the first before any starts the second.
+  std::vector<Decider::Shard> state(kShards);
+  std::vector<std::vector<size_t>> later(kShards); // left for the formula
   forEachShard(jobs, [&](size_t s) {
-    Decider::Shard sh;
+    Decider::Shard &sh = state[s];
     std::vector<Outcome> &out = decided[s];
     if (!grouped) {
       // Distinct shards own distinct groups: no shared entry.
@@ -325,8 +354,14 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
           progress.skipped(1);
           continue;
         }
-        out.push_back(decide(sh, cands[i].first, cands[i].second, i));
-        done[cands[i].group] |= out.back().status == CheckResult::Sat;
+        Outcome o = decide(sh, cands[i].first, cands[i].second, i,
+                           twoPasses ? Pass::BeforeFormula : Pass::All);
+        if (o.reason == kFormulaDeferred) {
+          later[s].push_back(i);
+          continue;
+        }
+        done[cands[i].group] |= o.status == CheckResult::Sat;
+        out.push_back(std::move(o));
       }
       return;
     }
@@ -368,6 +403,12 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
       }
     }
   });
+  forEachShard(jobs, [&](size_t s) {
+    for (size_t i : later[s])
+      decided[s].push_back(
+          decide(state[s], cands[i].first, cands[i].second, i, Pass::Formula));
+    state[s] = {}; // its solver context and witnesses
+  });
   result.stats.solveSeconds = since(solveStart) - result.stats.encodeSeconds;
 
   std::vector<Outcome> all;
@@ -381,6 +422,7 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
   for (Outcome &o : all) {
     result.stats.reusedWitnesses += o.reused;
     result.stats.searchedWitnesses += o.searched;
+    result.stats.repairedWitnesses += o.repaired;
     if (o.fast)
       ++result.stats.closureWitnesses;
     else if (o.propagated)

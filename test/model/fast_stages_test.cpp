@@ -9,10 +9,12 @@
 // (the model differential tests compare the same default pipeline with the
 // enumerator on short ones). Every reported witness passes the schedule
 // checker, and no pair is unknown. The mixes must exercise the stages: some
-// pairs are reused witnesses, some greedy schedules, some forced-writer
-// refutations. Closures that start from checkpoints of the observed run
-// (analysis/observed_prefix.h; a few events apart here, hundreds by
-// default) change no verdict either, only witnesses.
+// pairs are reused witnesses, some greedy schedules (some of them after a
+// repair of a stuck run), some forced-writer refutations. The fast pipeline
+// runs --all-pairs in two passes (the formula only after every cheap
+// verdict), the solver-alone one in one. Closures that start from checkpoints
+// of the observed run (analysis/observed_prefix.h; a few events apart here,
+// hundreds by default) change no verdict either, only witnesses.
 //
 #include "model_check.h"
 #include "random_trace.h"
@@ -31,7 +33,7 @@ using namespace racepredict::testsupport;
 namespace {
 
 struct Totals {
-  size_t reused = 0, refuted = 0, searched = 0;
+  size_t reused = 0, refuted = 0, searched = 0, repaired = 0;
   /// Races whose witness differs from the one without checkpoints.
   size_t fromCheckpoints = 0;
 };
@@ -72,6 +74,7 @@ void runMix(const TraceFeatures &f, uint64_t seedBase, int count,
     totals->reused += fast.stats.reusedWitnesses;
     totals->refuted += fast.stats.propagatedUnsat;
     totals->searched += fast.stats.searchedWitnesses;
+    totals->repaired += fast.stats.repairedWitnesses;
     Pairs got, want;
     std::string why;
     for (const auto &r : fast.races) {
@@ -104,6 +107,7 @@ TEST(FastStagesChangeNoVerdict, CountersBranchesAndValues) {
   EXPECT_GT(totals.reused, 0u);
   EXPECT_GT(totals.refuted, 0u);
   EXPECT_GT(totals.searched, 0u);
+  EXPECT_GT(totals.repaired, 0u);
 }
 
 TEST(FastStagesChangeNoVerdict, WriteDependencesAndSync) {
@@ -115,6 +119,7 @@ TEST(FastStagesChangeNoVerdict, WriteDependencesAndSync) {
   EXPECT_GT(totals.reused, 0u);
   EXPECT_GT(totals.refuted, 0u);
   EXPECT_GT(totals.searched, 0u);
+  EXPECT_GT(totals.repaired, 0u);
 }
 
 } // namespace

@@ -12,6 +12,11 @@
 // must accept the result; when no order works the solver decides, so the
 // verdicts are those of the solver alone (a failure here proves nothing).
 //
+// A run that gets stuck at a read whose value was in its location earlier
+// in σ learns to hold back the other threads' writes that replaced it until
+// that read has run, and the same order runs again (a bounded backtracking,
+// greedy_witness.cpp).
+//
 #pragma once
 
 #include "racepredict/analysis/pair_slice.h"
@@ -23,8 +28,11 @@
 namespace racepredict::analysis {
 
 /// σ·a·b, accepted by checkRaceWitness, or nullopt. `slice` gives the caps.
+/// `repaired` (if given): whether the schedule came from a run after a
+/// repair.
 std::optional<std::vector<Step>> findGreedyWitness(const TraceIndex &idx,
                                                    const PairSlice &slice,
-                                                   EventId a, EventId b);
+                                                   EventId a, EventId b,
+                                                   bool *repaired = nullptr);
 
 } // namespace racepredict::analysis

@@ -37,6 +37,9 @@ struct PairSolveOptions {
       std::chrono::steady_clock::time_point::max();
 };
 
+/// The reason of a pair left open without a solver (solvePair).
+inline constexpr const char *kFormulaDeferred = "formula deferred";
+
 struct PairVerdict {
   CheckResult::Status status = CheckResult::Unknown;
   std::vector<analysis::Step> steps; ///< Sat: σ·a·b
@@ -50,9 +53,13 @@ struct PairVerdict {
   bool propagated = false;
   /// Sat by the greedy schedule, without a formula.
   bool searched = false;
+  /// Of those: after a repair of a stuck run (analysis/greedy_witness.h).
+  bool repaired = false;
 };
 
-PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver &solver,
+/// `solver` null: only the stages before the formula (the greedy schedule);
+/// a pair they leave open is Unknown with reason kFormulaDeferred.
+PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver *solver,
                       analysis::EventId a, analysis::EventId b,
                       const PairSolveOptions &opts);
 

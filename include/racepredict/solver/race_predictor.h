@@ -103,6 +103,8 @@ struct RaceStats {
   /// Of closureWitnesses: found by the greedy schedule on the slice
   /// (analysis/greedy_witness.h).
   size_t searchedWitnesses = 0;
+  /// Of searchedWitnesses: after a repair of a stuck run.
+  size_t repairedWitnesses = 0;
   /// No race, without a solver check (a read every witness needs has no
   /// writer left: analysis/forced_writers.h, pair_solver.h).
   size_t propagatedUnsat = 0;

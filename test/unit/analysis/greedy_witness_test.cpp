@@ -3,7 +3,9 @@
 // analysis/greedy_witness.h on a trace whose race needs a read to take
 // another write of its value than the observed one, at a moment the
 // observed order never has: the closure fast path cannot build it, the
-// greedy schedule that runs a's and b's threads first can. Every witness
+// greedy schedule that runs a's and b's threads first can; and on one where
+// both step orders get stuck until a write that overwrote a read's value is
+// held back (the repair of a stuck run). Every witness
 // it returns passes the schedule checker and ends with the racing pair.
 //
 #include "racepredict/analysis/closure_witness.h"
@@ -14,20 +16,28 @@
 #include <gtest/gtest.h>
 
 using namespace racepredict;
-using analysis::Step;
 
 namespace {
 
 using Fixture = testsupport::TraceFixture;
 using testsupport::eventsOf;
 
-std::optional<std::vector<Step>> greedy(const Fixture &f, uint32_t a,
-                                        uint32_t b) {
+/// The closure cannot show the race (a, b); the greedy schedule shows it
+/// with exactly the steps `want`, and the schedule checker accepts them.
+void expectOnlyGreedyWitness(const char *text, uint32_t a, uint32_t b,
+                             const std::vector<uint32_t> &want) {
+  Fixture f(text);
+  EXPECT_FALSE(analysis::ClosureWitnessFinder(*f.idx).find(a, b));
   analysis::MustHappenBefore mhb(*f.idx);
   analysis::Slicer slicer(*f.idx, mhb);
   analysis::PairSlice slice;
-  EXPECT_TRUE(slicer.slice(a, b, &slice));
-  return analysis::findGreedyWitness(*f.idx, slice, a, b);
+  ASSERT_TRUE(slicer.slice(a, b, &slice));
+  auto w = analysis::findGreedyWitness(*f.idx, slice, a, b);
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(eventsOf(*w), want);
+  EXPECT_EQ(
+      analysis::checkRaceWitness(*f.idx, {w->begin(), w->end() - 2}, a, b),
+      std::nullopt);
 }
 
 // The race (7, 13) on y: t1 reads x = 1 (observed from t0's write after
@@ -52,15 +62,42 @@ t1 wr y 2
 )";
 
 TEST(GreedyWitness, RunsAReadWhileAnEarlierWriteOfItsValueIsLast) {
-  Fixture f(kReadBetweenTwoWrites);
-  EXPECT_FALSE(analysis::ClosureWitnessFinder(*f.idx).find(7, 13));
-  auto w = greedy(f, 7, 13);
-  ASSERT_TRUE(w.has_value());
-  EXPECT_EQ(eventsOf(*w),
-            (std::vector<uint32_t>{0, 1, 2, 9, 3, 4, 10, 5, 6, 11, 12, 7, 13}));
-  EXPECT_EQ(
-      analysis::checkRaceWitness(*f.idx, {w->begin(), w->end() - 2}, 7, 13),
-      std::nullopt);
+  expectOnlyGreedyWitness(kReadBetweenTwoWrites, 7, 13,
+                          {0, 1, 2, 9, 3, 4, 10, 5, 6, 11, 12, 7, 13});
+}
+
+// The race (10, 17) on y: t1 reads z = 1, x = 1 and u = 1. Its read of x
+// was observed from t0's write after a (event 11), so it must take t2's
+// earlier x = 1 (event 5) instead; but t3 resets x (event 7) before it
+// sets u, which t1 reads after x. Both step orders, and the closure, run
+// event 7 before t1 can read z and get stuck at t1's read of x. The repair
+// holds event 7 back until that read has run, and the next run of the
+// observed order settles the pair.
+const char *kResetBeforeTheReader = R"(
+t0 begin
+t0 fork t1
+t0 fork t2
+t0 fork t3
+t2 begin
+t2 wr x 1
+t3 begin
+t3 wr x 0
+t2 wr z 1
+t3 wr u 1
+t0 wr y 1
+t0 wr x 1
+t1 begin
+t1 rd z 1
+t1 rd x 1
+t1 rd u 1
+t1 br
+t1 wr y 2
+)";
+
+TEST(GreedyWitness, HoldsBackAWriteThatOverwroteAStuckReadsValue) {
+  expectOnlyGreedyWitness(
+      kResetBeforeTheReader, 10, 17,
+      {0, 1, 2, 3, 4, 5, 6, 8, 12, 13, 14, 7, 9, 15, 16, 10, 17});
 }
 
 } // namespace
