@@ -120,6 +120,10 @@ DeadlockResult predictDeadlocks(const analysis::TraceIndex &idx,
   PairSolveOptions po;
   po.timeoutMs = opts.timeoutMs;
   po.rlimit = opts.rlimit;
+  if (opts.budgetSeconds > 0)
+    po.deadline =
+        start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                    std::chrono::duration<double>(opts.budgetSeconds));
   CheckLimits limits{opts.timeoutMs, opts.rlimit};
   std::set<std::vector<EventId>> found; // signatures with a finding
   std::set<uint32_t> groupsDone;
@@ -139,10 +143,13 @@ DeadlockResult predictDeadlocks(const analysis::TraceIndex &idx,
     std::string why;
     std::vector<analysis::Step> steps;
     std::vector<analysis::BlockReason> reasons;
-    bool decided = false;
+    // Past the budget, what is left is listed as undecided, not solved.
+    bool decided = std::chrono::steady_clock::now() >= po.deadline;
+    if (decided)
+      why = "trace budget exhausted";
     // Ownership rules depend on the members' positions only: their slice
     // decides them (deadlock_slice.h). Hangs need every other thread.
-    if (!opts.wholeTrace && c.ownership) {
+    if (!decided && !opts.wholeTrace && c.ownership) {
       if (!sliced) {
         std::string dir;
         if (!opts.dumpSmt2Dir.empty()) {

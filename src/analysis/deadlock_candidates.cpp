@@ -65,6 +65,7 @@ public:
   void run() {
     collect();
     prune();
+    index();
     decided_.assign(s_.nt, Position());
     chosen_.assign(s_.nt, nullptr);
     // Creators before the threads they create (by the fork's place in the
@@ -82,6 +83,14 @@ public:
     rank_.resize(s_.nt);
     for (size_t i = 0; i < s_.nt; ++i)
       rank_[order_[i]] = i;
+    // Ranks that share a creator come in runs: one creator's children in
+    // fork order, which ForkWindows' ranges can jump over.
+    runEnd_.resize(s_.nt + 1, s_.nt);
+    for (size_t i = s_.nt; i-- > 0;)
+      runEnd_[i] = i + 1 < s_.nt && s_.windows.creator(order_[i + 1]) ==
+                                        s_.windows.creator(order_[i])
+                       ? runEnd_[i + 1]
+                       : i + 1;
     dfs(0);
   }
 
@@ -176,6 +185,66 @@ private:
     }
   }
 
+  /// After the pruning: each thread's last class position (the windows),
+  /// whether it has a never-created class, and per lock the threads that
+  /// can finish holding it (the only ones that can abandon it).
+  void index() {
+    std::vector<int64_t> last(s_.nt, -1);
+    hasUnforked_.assign(s_.nt, 0);
+    for (ThreadId u = 0; u < s_.nt; ++u)
+      for (const Node &n : nodes_[u]) {
+        last[u] = std::max<int64_t>(last[u], n.instances->back().pos);
+        hasUnforked_[u] |= n.pos.unforked;
+        if (EventId clock = n.instances->front().clockOf; clock != kNone)
+          s_.windows.addClock(clock);
+      }
+    s_.windows.setLastPositions(std::move(last));
+    holding_.resize(s_.nt);
+    for (ThreadId u = 0; u < s_.nt; ++u) {
+      for (const Node &y : nodes_[u])
+        if (!y.pos.unforked)
+          for (uint32_t x : *y.pos.holds)
+            holding_[u].emplace_back(s_.idx.sections()[x].lock, &y);
+      std::sort(holding_[u].begin(), holding_[u].end());
+      holding_[u].erase(std::unique(holding_[u].begin(), holding_[u].end()),
+                        holding_[u].end());
+    }
+    for (ThreadId u = 0; u < s_.nt; ++u)
+      if (s_.canFinish(u))
+        for (uint32_t x : *s_.finished(u).holds) {
+          auto &us = finishers_[s_.idx.sections()[x].lock];
+          if (us.empty() || us.back() != u)
+            us.push_back(u);
+        }
+  }
+
+  /// Threads that can finish holding `lock`, ascending.
+  const std::vector<ThreadId> &finishersOf(SymId lock) const {
+    static const std::vector<ThreadId> none;
+    auto it = finishers_.find(lock);
+    return it == finishers_.end() ? none : it->second;
+  }
+
+  /// Calls f(u) for every thread that may have a class `n` (decided, not
+  /// never created) can meet: ForkWindows' ranges of each creator's
+  /// children, and the threads never forked. Without filters, all.
+  template <typename F> void forEachMeeting(const Node &n, F f) {
+    for (ThreadId u : s_.windows.roots())
+      f(u);
+    for (ThreadId c : s_.windows.creators()) {
+      const auto &ch = s_.windows.children(c);
+      uint32_t lo = 0, hi = static_cast<uint32_t>(ch.size());
+      if (s_.opts.filters) {
+        EventId clock = n.instances->front().clockOf;
+        if (clock != kNone)
+          lo = s_.windows.endedBefore(c, clock);
+        hi = s_.windows.forkedAfter(c, n.thread, n.instances->back().pos);
+      }
+      for (uint32_t k = lo; k < hi; ++k)
+        f(ch[k]);
+    }
+  }
+
   bool possible(const Node &n) const {
     if (n.pos.unforked) {
       ThreadId c = s_.creatorOf(n.thread);
@@ -208,8 +277,10 @@ private:
   /// pick next to `n` count: a holder that can never be in one candidate
   /// with it (e.g. a thread joined before `n`'s was created, in a churn
   /// trace) would keep a hopeless branch open down to the last thread.
+  /// Only the threads ForkWindows leaves are looked at: the others have
+  /// no class compatible with `n`. The list's order does not matter.
   const std::vector<std::pair<ThreadId, const Node *>> &
-  justifiers(const Node &n) const {
+  justifiers(const Node &n) {
     if (n.justifiersKnown)
       return n.justifiers;
     n.justifiersKnown = true;
@@ -220,21 +291,25 @@ private:
           n.justifiers.emplace_back(c, &y);
       return n.justifiers;
     }
-    for (ThreadId u = 0; u < s_.nt; ++u) {
-      if (u == n.thread)
-        continue;
+    for (ThreadId u : finishersOf(n.lock))
       if (abandons(u, n))
         n.justifiers.emplace_back(u, nullptr);
-      for (const Node &y : nodes_[u])
-        if (holdsAgainst(y, n) && compatible(y, n))
-          n.justifiers.emplace_back(u, &y);
-    }
+    forEachMeeting(n, [&](ThreadId u) {
+      if (u == n.thread)
+        return;
+      const auto &h = holding_[u];
+      auto it = std::lower_bound(h.begin(), h.end(),
+                                 std::make_pair(n.lock, (const Node *)nullptr));
+      for (; it != h.end() && it->first == n.lock; ++it)
+        if (holdsAgainst(*it->second, n) && compatible(*it->second, n))
+          n.justifiers.emplace_back(u, it->second);
+    });
     return n.justifiers;
   }
 
   /// Can member `n` still be justified, given the threads decided so far
   /// (order_[0 .. upTo]) and those still open?
-  bool justifiable(const Node &n, size_t upTo) const {
+  bool justifiable(const Node &n, size_t upTo) {
     auto open = [&](ThreadId u) { return rank_[u] > upTo; };
     if (n.pos.unforked) {
       ThreadId c = s_.creatorOf(n.thread);
@@ -246,19 +321,17 @@ private:
     }
     if (n.kind == EventKind::Join) {
       ThreadId c = s_.t.events[n.pos.event].obj;
-      return open(c) ? !justifiers(n).empty()
-                     : decided_[c].kind == Position::Member;
+      return open(c) ? !justifiers(n).empty() : isMember(c);
     }
     // A decided member's node is compatible with `n` (dfs() checked it), so
     // it justifies `n` iff it is among the justifiers.
     for (auto [u, y] : justifiers(n))
-      if (open(u) ||
-          (y ? chosen_[u] == y : decided_[u].kind == Position::Absent))
+      if (open(u) || (y ? chosen_[u] == y : isAbsent(u)))
         return true;
     return false;
   }
 
-  bool feasibleSoFar(size_t upTo) const {
+  bool feasibleSoFar(size_t upTo) {
     for (ThreadId u : active_)
       if (!justifiable(*chosen_[u], upTo))
         return false;
@@ -281,36 +354,103 @@ private:
   }
 
   /// For the default report: `u`'s creator is decided, a member blocked
-  /// before the fork, so `u` is a never-created member, not a choice.
+  /// before the fork, so `u` is a never-created member, not a choice. Such
+  /// threads are never decided one by one (forcedUpTo skips them): they
+  /// stay implicit, known from their creator's decision.
   bool neverCreated(ThreadId u) const {
     ThreadId c = s_.creatorOf(u);
-    if (!s_.opts.defaultReport || c == kNone || rank_[c] >= rank_[u] ||
-        decided_[c].kind != Position::Member || decided_[c].unforked ||
-        decided_[c].pos >= s_.idx.posInThread(s_.forkOf(u)))
-      return false;
-    return std::any_of(nodes_[u].begin(), nodes_[u].end(),
-                       [](const Node &n) { return n.pos.unforked; });
+    return s_.opts.defaultReport && c != kNone && hasUnforked_[u] &&
+           decided_[c].kind == Position::Member && !decided_[c].unforked &&
+           decided_[c].pos < s_.idx.posInThread(s_.forkOf(u));
+  }
+  /// Of a decided thread: a member, or not one (threads the search jumped
+  /// over are not members unless never created).
+  bool isMember(ThreadId u) const {
+    return decided_[u].kind == Position::Member || neverCreated(u);
+  }
+  bool isAbsent(ThreadId u) const {
+    return decided_[u].kind == Position::Absent ||
+           (decided_[u].kind == Position::Undecided && !neverCreated(u));
+  }
+
+  /// The end (a child index of its creator) of a run of threads from `u`
+  /// on whose decision is forced — never created, or left no class that
+  /// can join the decided members — or 0 if `u` has a choice. Every
+  /// decision the search would make there is the one it makes by jumping:
+  /// never-created threads are members, the others absent.
+  size_t forcedUpTo(ThreadId u) {
+    ThreadId c = s_.windows.creator(u);
+    size_t k = c == kNone ? 0 : s_.windows.index(u);
+    if (nodes_[u].empty())
+      return k + 1;
+    if (c == kNone)
+      return 0;
+    const auto &ch = s_.windows.children(c);
+    const Position &pc = decided_[c];
+    // From this child on, c is a member blocked before the forks: the
+    // never-created class is a choice (all pairs) or forced (default).
+    size_t uncreatedFrom = pc.kind == Position::Member && !pc.unforked
+                               ? s_.windows.firstForkAfter(c, pc.pos)
+                               : ch.size();
+    if (k >= uncreatedFrom)
+      return s_.opts.defaultReport ? ch.size() : 0;
+    if (!s_.opts.filters)
+      return 0;
+    size_t end = k;
+    for (ThreadId v : active_) {
+      const Node &m = *chosen_[v];
+      // Forked after m's class: no decided class of u can meet it, and
+      // the never-created one is no choice before uncreatedFrom.
+      if (k >= s_.windows.forkedAfter(c, v, m.instances->back().pos))
+        end = std::max(end, uncreatedFrom);
+      // Ended before m's class: no class of u can meet it.
+      EventId clock = m.instances->front().clockOf;
+      if (clock != kNone)
+        end = std::max<size_t>(end, s_.windows.endedBefore(c, clock));
+    }
+    return end > k ? end : 0;
+  }
+
+  /// The first rank from i on with a choice.
+  size_t skipForced(size_t i) {
+    while (i < s_.nt) {
+      ThreadId u = order_[i];
+      size_t end = forcedUpTo(u);
+      if (!end)
+        break;
+      ThreadId c = s_.windows.creator(u);
+      size_t next = runEnd_[i];
+      if (c != kNone && end < s_.windows.children(c).size())
+        next = std::min(next, rank_[s_.windows.children(c)[end]]);
+      i = c == kNone ? i + 1 : next;
+    }
+    return i;
   }
 
   /// Decides thread order_[i] and the rest.
   void dfs(size_t i) {
     if (!s_.step())
       return;
+    // A jump over forced threads: the search checked feasibility at each
+    // of them, and a member justifiable with fewer threads open is
+    // justifiable with more, so the check at the last one is the same.
+    if (size_t j = skipForced(i); j != i) {
+      if (feasibleSoFar(j - 1))
+        dfs(j);
+      return;
+    }
     if (i == s_.nt) {
       leaf();
       return;
     }
     ThreadId u = order_[i];
-    bool uncreated = neverCreated(u);
     decided_[u] = Position();
     decided_[u].kind = Position::Absent;
-    if (!uncreated && feasibleSoFar(i))
+    if (feasibleSoFar(i))
       dfs(i + 1);
     for (const Node &n : nodes_[u]) {
       if (s_.stopped())
         return;
-      if (uncreated && !n.pos.unforked)
-        continue;
       if (!std::all_of(active_.begin(), active_.end(),
                        [&](ThreadId v) { return compatible(n, *chosen_[v]); }))
         continue;
@@ -319,8 +459,10 @@ private:
       bool fixed = n.pos.unforked;
       if (!fixed)
         active_.push_back(u);
+      members_.push_back(u);
       if ((!fixed || justifiable(n, i)) && feasibleSoFar(i))
         dfs(i + 1);
+      members_.pop_back();
       if (!fixed)
         active_.pop_back();
     }
@@ -328,26 +470,56 @@ private:
     chosen_[u] = nullptr;
   }
 
+  /// A solution: the decided members, ascending, and the never-created
+  /// ones as ranges of their creators' children — O(members), not
+  /// O(threads), per solution.
   void leaf() {
     OwnershipSet set;
     DeadlockCandidate &c = set.shape;
     c.ownership = true;
     c.locksOnly = true;
     std::vector<ThreadId> &members = set.threads;
-    for (ThreadId u = 0; u < s_.nt; ++u)
-      if (decided_[u].kind == Position::Member)
-        members.push_back(u);
+    members = members_;
+    std::sort(members.begin(), members.end());
     if (members.empty())
       return;
-    // Union-find over "waits for" between members: one deadlock or several.
-    std::vector<size_t> root(s_.nt);
+    std::vector<size_t> root(members.size());
     std::iota(root.begin(), root.end(), 0);
+    std::map<ThreadId, size_t> others; // guard: a non-member waited for
+    auto slot = [&](ThreadId u) {
+      auto it = std::lower_bound(members.begin(), members.end(), u);
+      if (it != members.end() && *it == u)
+        return size_t(it - members.begin());
+      auto [o, fresh] = others.emplace(u, root.size());
+      if (fresh)
+        root.push_back(root.size());
+      return o->second;
+    };
+    for (ThreadId m : members) {
+      const Position &p = decided_[m];
+      if (!s_.opts.defaultReport || p.unforked)
+        continue;
+      uint32_t from = s_.windows.firstForkAfter(m, p.pos);
+      const auto &ch = s_.windows.children(m);
+      for (uint32_t k = from; k < ch.size(); ++k)
+        if (hasUnforked_[ch[k]]) { // some child is a member: the range
+          set.uncreated.emplace_back(m, from);
+          c.locksOnly = false; // never-created members wait for no lock
+          break;
+        }
+    }
+    // Union-find over "waits for" between the decided members (a
+    // never-created one joins its creator's): one deadlock or several.
     auto find = [&](size_t x) {
       while (root[x] != x)
         x = root[x] = root[root[x]];
       return x;
     };
-    auto unite = [&](ThreadId a, ThreadId b) { root[find(a)] = find(b); };
+    auto unite = [&](ThreadId a, ThreadId b) {
+      if (decided_[b].kind != Position::Member && neverCreated(b))
+        b = s_.creatorOf(b);
+      root[find(slot(a))] = find(slot(b));
+    };
     for (ThreadId m : members) {
       const Node &n = *chosen_[m];
       set.classes.push_back(n.instances);
@@ -368,8 +540,8 @@ private:
             justified = true;
           }
         if (!justified)
-          for (ThreadId v = 0; v < s_.nt; ++v)
-            if (decided_[v].kind == Position::Absent && abandons(v, n))
+          for (ThreadId v : finishersOf(n.lock))
+            if (isAbsent(v) && abandons(v, n))
               holders.push_back(v);
       }
       if (!justified && holders.empty())
@@ -378,11 +550,11 @@ private:
       // A thread at its first event runs only once created.
       EventId f = s_.forkOf(m);
       if (!n.pos.unforked && n.pos.pos == 0 && f != kNone &&
-          decided_[s_.creatorOf(m)].kind != Position::Member)
+          !isMember(s_.creatorOf(m)))
         c.forksDone.push_back(f);
     }
     for (ThreadId m : members)
-      c.connected = c.connected && find(m) == find(members[0]);
+      c.connected = c.connected && find(slot(m)) == find(slot(members[0]));
     if (s_.opts.defaultReport && !c.connected)
       return;
     out_.sets.push_back(std::move(set));
@@ -402,6 +574,16 @@ private:
   std::vector<ThreadId> active_;
   std::vector<ThreadId> order_; ///< the order threads are decided in
   std::vector<size_t> rank_;    ///< per thread, its place in order_
+  /// Per rank: the first later rank whose thread has another creator.
+  std::vector<size_t> runEnd_;
+  /// The decided members, in the order decided (never-created ones are
+  /// implicit: neverCreated()).
+  std::vector<ThreadId> members_;
+  std::vector<char> hasUnforked_; ///< per thread: a never-created class
+  /// Per thread, (lock, class holding it) sorted: the classes a request
+  /// of that lock can wait for (a thread's thousands of joins hold none).
+  std::vector<std::vector<std::pair<SymId, const Node *>>> holding_;
+  std::map<SymId, std::vector<ThreadId>> finishers_; ///< finishersOf()
 };
 
 } // namespace

@@ -29,13 +29,10 @@ namespace racepredict::analysis::detail {
 // a thousand threads left uncreated by a blocked join, k is 3, not 1,003:
 // the search's cost is cubic in k).
 InstanceCursor::InstanceCursor(DeadlockSearch &s, const OwnershipSet &set)
-    : s_(&s), set_(&set), decided_(s.nt), cur_(set.shape) {
-  for (Position &p : decided_)
-    p.kind = Position::Absent;
+    : s_(&s), set_(&set), cur_(set.shape) {
   for (size_t m = 0; m < set.threads.size(); ++m) {
     if (set.shape.members[m].unforked && set.classes[m]->size() == 1) {
       fixed_.push_back(m);
-      decided_[set.threads[m]] = set.classes[m]->front();
     } else {
       vars_.push_back(m);
     }
@@ -169,15 +166,154 @@ uint32_t InstanceCursor::firstFit(size_t i, uint32_t from, EventId after,
       c.begin());
 }
 
-/// The semaphore filter on the whole cut, then the candidate itself: the
-/// picks (by event) merged with the never-created members (by event).
-bool InstanceCursor::accept() {
-  for (size_t d = 0; d < k_; ++d) {
-    size_t i = pick_[d];
-    decided_[threadOf(i)] = classOf(i)[ptr_[d][i]];
+namespace {
+
+/// The never-created members of one OwnershipSet::uncreated range, by
+/// event. The first one is known at once (ForkWindows::suffixFirst), and
+/// two candidates almost always differ before it: the walk through the
+/// creator's children sorted by first event starts only when it is taken.
+class UncreatedRange {
+public:
+  UncreatedRange(const ForkWindows &w, ThreadId c, uint32_t from)
+      : w_(&w), c_(c), from_(from) {}
+  bool done() const { return walking_ ? at_ == fe().size() : head() == kNone; }
+  EventId event() const { return walking_ ? fe()[at_].first : head(); }
+  void advance() {
+    if (!walking_) {
+      walking_ = true;
+      if (w_->startInForkOrder(c_)) // the children from `from` on, in a row
+        at_ = std::lower_bound(fe().begin(), fe().end(), from_,
+                               [](const std::pair<EventId, uint32_t> &x,
+                                  uint32_t k) { return x.second < k; }) -
+              fe().begin();
+      skip(); // now at the head
+    }
+    ++at_;
+    skip();
   }
-  if (!s_->semaphoresCanServe(decided_, false))
-    return false;
+
+private:
+  const std::vector<std::pair<EventId, uint32_t>> &fe() const {
+    return w_->firstEvents(c_);
+  }
+  EventId head() const { return w_->suffixFirst(c_)[from_].first; }
+  void skip() {
+    while (at_ < fe().size() && fe()[at_].second < from_)
+      ++at_;
+  }
+  const ForkWindows *w_;
+  ThreadId c_;
+  uint32_t from_;
+  bool walking_ = false;
+  size_t at_ = 0;
+};
+
+/// A candidate's members in order: its decided members merged with its
+/// never-created ranges.
+class MemberSeq {
+public:
+  MemberSeq(const std::vector<DeadlockMember> &decided,
+            const DeadlockSearch *s = nullptr,
+            const OwnershipSet *set = nullptr)
+      : decided_(&decided) {
+    if (set)
+      for (auto [c, from] : set->uncreated)
+        ranges_.emplace_back(s->windows, c, from);
+  }
+  /// The next member, or false at the end.
+  bool next(DeadlockMember &m) {
+    UncreatedRange *best = nullptr;
+    for (UncreatedRange &r : ranges_)
+      if (!r.done() && (!best || r.event() < best->event()))
+        best = &r;
+    bool decided = at_ < decided_->size();
+    if (best &&
+        (!decided || DeadlockMember{best->event(), true} < (*decided_)[at_])) {
+      m = {best->event(), true};
+      best->advance();
+      return true;
+    }
+    if (!decided)
+      return false;
+    m = (*decided_)[at_++];
+    return true;
+  }
+
+private:
+  const std::vector<DeadlockMember> *decided_;
+  size_t at_ = 0;
+  std::vector<UncreatedRange> ranges_;
+};
+
+/// Compares two member sequences as vectors compare.
+int compareSeqs(MemberSeq a, MemberSeq b) {
+  for (;;) {
+    DeadlockMember x, y;
+    bool hx = a.next(x), hy = b.next(y);
+    if (!hx || !hy)
+      return hx == hy ? 0 : hx ? 1 : -1;
+    if (x < y)
+      return -1;
+    if (y < x)
+      return 1;
+  }
+}
+
+} // namespace
+
+int InstanceCursor::compare(const InstanceCursor &o) const {
+  return compareSeqs(MemberSeq(cur_.members, s_, set_),
+                     MemberSeq(o.cur_.members, o.s_, o.set_));
+}
+
+int InstanceCursor::compare(const std::vector<DeadlockMember> &members) const {
+  return compareSeqs(MemberSeq(cur_.members, s_, set_), MemberSeq(members));
+}
+
+DeadlockCandidate InstanceCursor::candidate() const {
+  if (set_->uncreated.empty())
+    return cur_;
+  DeadlockCandidate c = cur_;
+  c.members.clear();
+  c.finishedHolders.clear();
+  MemberSeq seq(cur_.members, s_, set_);
+  size_t d = 0;
+  for (DeadlockMember m; seq.next(m);) {
+    bool decided = d < cur_.members.size() && cur_.members[d] == m;
+    c.finishedHolders.push_back(decided ? cur_.finishedHolders[d++]
+                                        : std::vector<ThreadId>());
+    c.members.push_back(m);
+  }
+  return c;
+}
+
+/// The semaphore filter on the whole cut (never-created members included),
+/// then the candidate itself: the picks (by event) merged with the
+/// never-created members of the set (by event).
+bool InstanceCursor::accept() {
+  if (!s_->semaphores().empty()) {
+    auto &cut = s_->scratch();
+    std::vector<ThreadId> placed;
+    auto place = [&](ThreadId u, const Position &p) {
+      cut[u] = p;
+      placed.push_back(u);
+    };
+    for (size_t d = 0; d < k_; ++d)
+      place(threadOf(pick_[d]), classOf(pick_[d])[ptr_[d][pick_[d]]]);
+    for (size_t m : fixed_)
+      place(set_->threads[m], set_->classes[m]->front());
+    for (auto [c, from] : set_->uncreated) {
+      const auto &ch = s_->windows.children(c);
+      for (size_t k = from; k < ch.size(); ++k)
+        if (!s_->idx.threadEvents(ch[k]).empty())
+          place(ch[k], s_->member(s_->idx.threadEvents(ch[k])[0], true));
+    }
+    bool ok = s_->semaphoresCanServe(cut, false);
+    for (ThreadId u : placed)
+      cut[u].kind = Position::Absent;
+    if (!ok)
+      return false;
+  }
   size_t d = 0, f = 0;
   for (size_t out = 0; out < cur_.members.size(); ++out) {
     size_t m;

@@ -31,7 +31,11 @@ bool mayBlock(EventKind k) {
 DeadlockSearch::DeadlockSearch(const TraceIndex &i, const MustHappenBefore &m,
                                const DeadlockCandidateOptions &o,
                                DeadlockCandidateStats *st)
-    : idx(i), t(i.trace()), mhb(m), opts(o), stats(st), nt(i.numThreads()) {
+    : idx(i), t(i.trace()), mhb(m), opts(o), stats(st), nt(i.numThreads()),
+      windows(i, m) {
+  scratch_.resize(nt);
+  for (Position &p : scratch_)
+    p.kind = Position::Absent;
   threadSections_.resize(nt);
   for (uint32_t s = 0; s < idx.sections().size(); ++s)
     threadSections_[idx.sections()[s].thread].push_back(s);

@@ -28,6 +28,72 @@ struct Position {
   const std::vector<uint32_t> *holds = nullptr; ///< sections held
 };
 
+/// Which threads a class of positions can meet in one cut, by creator
+/// (deadlock_windows.cpp): a creator's children in fork order, the suffix
+/// forked after a position, the prefix that ended before one.
+class ForkWindows {
+public:
+  ForkWindows(const TraceIndex &idx, const MustHappenBefore &mhb);
+  /// Per thread, the last position any of its classes takes (-1: none).
+  void setLastPositions(std::vector<int64_t> last) { last_ = std::move(last); }
+  /// The thread's creator (kNone: never forked) and place among its
+  /// children.
+  ThreadId creator(ThreadId u) const { return creator_[u]; }
+  uint32_t index(ThreadId u) const { return index_[u]; }
+  const std::vector<ThreadId> &children(ThreadId c) const {
+    return children_[c];
+  }
+  const std::vector<ThreadId> &creators() const { return creators_; }
+  const std::vector<ThreadId> &roots() const { return roots_; }
+  /// The first child of `c` forked after `c` executed `pos` events.
+  uint32_t firstForkAfter(ThreadId c, uint32_t pos) const;
+  /// The first child of `c` whose fork needs more than `pos` events of
+  /// thread `t`: it and the later ones have no position a class of `t`
+  /// ending at `pos` can meet.
+  uint32_t forkedAfter(ThreadId c, ThreadId t, uint32_t pos) const;
+  /// The first child of `c` from which on not every child is ended by
+  /// `clock`: each before it has every position of its classes in the
+  /// must-happen-before past of `clock`.
+  uint32_t endedBefore(ThreadId c, EventId clock);
+  /// Announces a clock endedBefore will be asked about (before asking):
+  /// those of each thread are answered in one scan.
+  void addClock(EventId clock);
+  /// `c`'s children that have an event: (first event, child index),
+  /// sorted by event; and whether that is also the fork order.
+  const std::vector<std::pair<EventId, uint32_t>> &
+  firstEvents(ThreadId c) const {
+    return firstEvents_[c];
+  }
+  bool startInForkOrder(ThreadId c) const { return inForkOrder_[c] != 0; }
+  /// Per child index k of `c`: the least (first event, child index) of
+  /// the children from k on that have an event, or (kNone, kNone).
+  const std::vector<std::pair<EventId, uint32_t>> &
+  suffixFirst(ThreadId c) const {
+    return suffixFirst_[c];
+  }
+
+private:
+  bool endedBy(EventId clock, ThreadId u) const;
+  const std::vector<std::pair<uint32_t, uint32_t>> &endedTable(ThreadId t,
+                                                               ThreadId c);
+  const TraceIndex &idx_;
+  const MustHappenBefore &mhb_;
+  std::vector<ThreadId> creator_, creators_, roots_;
+  std::vector<uint32_t> index_;
+  std::vector<std::vector<ThreadId>> children_;
+  std::vector<std::vector<std::pair<EventId, uint32_t>>> firstEvents_,
+      suffixFirst_;
+  std::vector<char> inForkOrder_;
+  std::vector<int64_t> last_;
+  /// Per thread, the positions of its announced clocks and forks.
+  std::vector<std::vector<uint32_t>> clocks_;
+  /// Per (clock's thread, creator): (clock position, endedBefore), by
+  /// position.
+  std::map<std::pair<ThreadId, ThreadId>,
+           std::vector<std::pair<uint32_t, uint32_t>>>
+      ended_;
+};
+
 class DeadlockSearch {
 public:
   DeadlockSearch(const TraceIndex &idx, const MustHappenBefore &mhb,
@@ -40,6 +106,7 @@ public:
   const DeadlockCandidateOptions &opts;
   DeadlockCandidateStats *stats;
   size_t nt;
+  ForkWindows windows;
 
   /// A member position at `e` (or never created, at its thread's first).
   Position member(EventId e, bool unforked);
@@ -82,6 +149,9 @@ public:
   /// (`open[u]`: not a member; for a hang, non-members have finished and
   /// their waits count too).
   bool semaphoresCanServe(const std::vector<Position> &pos, bool hang) const;
+  /// Per thread, Absent: room for one cut's positions (InstanceCursor
+  /// sets its members, asks semaphoresCanServe and puts them back).
+  std::vector<Position> &scratch() { return scratch_; }
 
   /// Counts one search step; false once the budget is spent.
   bool step();
@@ -108,6 +178,7 @@ private:
   std::vector<SymId> sems_;
   const SemStep *semAt(ThreadId u, SymId sem, uint32_t pos) const;
   std::vector<DeadlockCandidate> out_;
+  std::vector<Position> scratch_;
 };
 
 /// One solution of the ownership search, over classes of positions: a
@@ -125,6 +196,13 @@ struct OwnershipSet {
   /// and finishedHolders, and forksDone, connected, locksOnly; the
   /// members' events are the instance's.
   DeadlockCandidate shape;
+  /// The default report's never-created members, kept implicit (a blocked
+  /// join in a churn trace leaves tens of thousands of threads uncreated
+  /// in each of tens of thousands of sets): per (creator, first child),
+  /// every child of the creator (a member, blocked before those forks)
+  /// from that one on that has an event; each is a member at its first
+  /// event, unforked, with no finished holders.
+  std::vector<std::pair<ThreadId, uint32_t>> uncreated;
 };
 
 struct OwnershipSets {
@@ -145,7 +223,14 @@ public:
   /// Moves to the next instance; false when none is left or the search
   /// budget is spent.
   bool next();
+  /// The current instance's decided members (no never-created one).
   const DeadlockCandidate &current() const { return cur_; }
+  /// The current instance with the never-created members merged in.
+  DeadlockCandidate candidate() const;
+  /// Compares the current instance's members, never-created ones
+  /// included, with `o`'s or with `members` (as vectors compare).
+  int compare(const InstanceCursor &o) const;
+  int compare(const std::vector<DeadlockMember> &members) const;
   const OwnershipSet &set() const { return *set_; }
 
 private:
@@ -167,9 +252,8 @@ private:
   /// ptr_[d][i]: the next position of searched member i's class to try at
   /// depth d (depth d picks the d-th smallest event of the searched).
   std::vector<std::vector<uint32_t>> ptr_;
-  std::vector<size_t> pick_;      ///< searched member picked at each depth
-  std::vector<char> assigned_;    ///< per searched member
-  std::vector<Position> decided_; ///< per thread, for the semaphore filter
+  std::vector<size_t> pick_;   ///< searched member picked at each depth
+  std::vector<char> assigned_; ///< per searched member
   bool started_ = false;
   DeadlockCandidate cur_;
 };

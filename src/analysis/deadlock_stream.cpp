@@ -82,7 +82,7 @@ struct CandidateStreamState {
   struct Later {
     const std::vector<InstanceCursor> *cursors;
     bool operator()(size_t a, size_t b) const {
-      return (*cursors)[b].current().members < (*cursors)[a].current().members;
+      return (*cursors)[b].compare((*cursors)[a]) < 0;
     }
   };
   Later later() const { return {&cursors}; }
@@ -98,8 +98,8 @@ struct CandidateStreamState {
       if (!haveSet && !haveHang)
         return false;
       bool fromSet =
-          haveSet && (!haveHang || !(hangs[nextHang].members <
-                                     cursors[heap.front()].current().members));
+          haveSet && (!haveHang || cursors[heap.front()].compare(
+                                       hangs[nextHang].members) <= 0);
       uint32_t g = fromSet ? groupOf(keys[heap.front()])
                            : groupOf(groupKey(search.t, hangs[nextHang].members,
                                               opts.defaultReport));
@@ -110,7 +110,7 @@ struct CandidateStreamState {
         heap.pop_back();
         if (skip)
           continue; // the whole cursor: its instances share the group
-        out = cursors[i].current();
+        out = cursors[i].candidate();
         if (cursors[i].next()) {
           heap.push_back(i);
           std::push_heap(heap.begin(), heap.end(), later());

@@ -30,6 +30,9 @@ struct DeadlockOptions {
   bool allCycles = false;
   unsigned timeoutMs = 0; ///< per query; a time-out is `unknown`
   uint64_t rlimit = 0;
+  /// --budget-s: seconds for deciding the candidates; those left when it
+  /// is spent are `unknown` (never "no deadlock"). 0: none.
+  double budgetSeconds = 0;
   bool noFilters = false;
   size_t maxCandidates = 100000;
   std::string dumpSmt2Dir; ///< non-empty: write each query as .smt2 here

@@ -280,6 +280,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     dopt.allCycles = o.allPairs;
     dopt.timeoutMs = o.timeoutMs;
     dopt.rlimit = o.rlimit;
+    dopt.budgetSeconds = o.budgetSeconds;
     dopt.noFilters = o.noFilters;
     dopt.dumpSmt2Dir = o.dumpSmt2;
     dopt.wholeTrace = o.wholeTrace;

@@ -311,3 +311,21 @@ TEST(DeadlockPredictor, ABudgetTooSmallIsUnknownNotNoDeadlock) {
   EXPECT_FALSE(r.unknowns[0].second.empty()); // the backend's reason
   EXPECT_EQ(r.stats.unknown, 1u);
 }
+
+TEST(DeadlockPredictor, CandidatesLeftAfterTheTraceBudgetAreUnknown) {
+  // --budget-s bounds the deadlock route too: once spent (here before the
+  // first candidate), each candidate left is listed undecided, unsolved.
+  trace::Trace t = parse(kOpposite);
+  analysis::TraceIndex idx(t);
+  solver::DeadlockOptions o;
+  o.allCycles = true;
+  o.budgetSeconds = 1e-9;
+  auto r = solver::predictDeadlocks(idx, o);
+  EXPECT_TRUE(r.deadlocks.empty());
+  ASSERT_EQ(r.unknowns.size(), 1u);
+  EXPECT_EQ(r.unknowns[0].first, (std::vector<uint32_t>{3, 7}));
+  EXPECT_EQ(r.unknowns[0].second, "trace budget exhausted");
+  EXPECT_EQ(r.stats.sliceUnits, 0u); // nothing was solved
+  o.budgetSeconds = 600;
+  EXPECT_EQ(solver::predictDeadlocks(idx, o).deadlocks.size(), 1u);
+}
