@@ -10,7 +10,11 @@
 // do — free a std::string's buffer, flush per-thread statistics — is the
 // thread's too. Ending at the return dropped those events: a race in a
 // thread_local destructor was never predicted, and the frees of such
-// objects were missing from the trace.
+// objects were missing from the trace. Thread-specific data's destructors
+// (pthread_key_create) run later still (glibc: __call_tls_dtors, then
+// __nptl_deallocate_tsd), and what they do (free a per-thread buffer, fold
+// per-thread counts into a global) is the thread's too: the end is recorded
+// from the destructor of a key of our own, in the last round of them.
 //
 #include "real.h"
 #include "state.h"
@@ -18,6 +22,7 @@
 #include "../common/raw_io.h"
 
 #include <errno.h>
+#include <limits.h>
 
 /// glibc's registration of thread_local destructors (what libstdc++'s
 /// __cxa_thread_atexit calls); the executable's DSO handle.
@@ -101,8 +106,10 @@ struct StartArgs {
   ThreadState *state; ///< made by the creator (null in replay mode)
 };
 
-/// This thread's end is recorded by endAfterTlsDtors (registered first, so
-/// glibc runs it after every thread_local destructor, LIFO).
+/// This thread's end is recorded by endAfterTsdDtors (after every
+/// thread_local and thread-specific data destructor) or, without our key,
+/// by endAfterTlsDtors (registered first, so glibc runs it after every
+/// thread_local destructor, LIFO).
 RP_TLS bool tlsEndsAfterTlsDtors;
 
 void endAfterTlsDtors(void *) {
@@ -111,6 +118,23 @@ void endAfterTlsDtors(void *) {
   ThreadState *ts = tlsState;
   if (ts && !ts->ended && !ts->inHook)
     threadEnd(ts);
+}
+
+/// The key whose destructor ends a created thread (threadEndKeyInit).
+pthread_key_t gEndKey;
+bool gEndKeyMade;
+/// Rounds of key destructors this thread has run ours in.
+RP_TLS unsigned tlsEndKeyRounds;
+
+void endAfterTsdDtors(void *value) {
+  // glibc runs another round of key destructors while a destructor sets a
+  // value again, up to PTHREAD_DESTRUCTOR_ITERATIONS rounds: re-arming
+  // ours ends the thread in the last, after every destructor of the
+  // earlier rounds (including those a destructor re-armed).
+  if (++tlsEndKeyRounds < PTHREAD_DESTRUCTOR_ITERATIONS &&
+      pthread_setspecific(gEndKey, value) == 0)
+    return;
+  endAfterTlsDtors(nullptr);
 }
 
 void *threadStart(void *p) {
@@ -125,6 +149,7 @@ void *threadStart(void *p) {
   tlsState = a.state ? a.state : newThreadState(a.key, currentTid());
   recordSync(RP_BEGIN, 0, nullptr, 0, kRecThread);
   tlsEndsAfterTlsDtors =
+      (gEndKeyMade && pthread_setspecific(gEndKey, &gEndKey) == 0) ||
       __cxa_thread_atexit_impl(endAfterTlsDtors, nullptr, &__dso_handle) == 0;
   void *r = a.fn(a.arg);
   // Not if the thread ended already (its state may be another's now).
@@ -159,6 +184,10 @@ void onceTrampoline() {
 }
 
 } // namespace
+
+void threadEndKeyInit() {
+  gEndKeyMade = pthread_key_create(&gEndKey, endAfterTsdDtors) == 0;
+}
 
 void resetThreadTableInChild() {
   for (ThreadSlot &s : gThreadTable)
