@@ -13,8 +13,10 @@
 // objects were missing from the trace. Thread-specific data's destructors
 // (pthread_key_create) run later still (glibc: __call_tls_dtors, then
 // __nptl_deallocate_tsd), and what they do (free a per-thread buffer, fold
-// per-thread counts into a global) is the thread's too: the end is recorded
-// from the destructor of a key of our own, in the last round of them.
+// per-thread counts into a global) is the thread's too: a thread that keeps
+// a value under a key (the program's pthread_setspecific, which the pass
+// rewrites) records its end from the destructor of a key of our own, in the
+// last round of them. Threads without such data pay nothing for it.
 //
 #include "real.h"
 #include "state.h"
@@ -106,13 +108,13 @@ struct StartArgs {
   ThreadState *state; ///< made by the creator (null in replay mode)
 };
 
-/// This thread's end is recorded by endAfterTsdDtors (after every
-/// thread_local and thread-specific data destructor) or, without our key,
-/// by endAfterTlsDtors (registered first, so glibc runs it after every
-/// thread_local destructor, LIFO).
+/// This thread's end is recorded by endAfterTlsDtors (registered first, so
+/// glibc runs it after every thread_local destructor, LIFO) or, once armed,
+/// by endAfterTsdDtors (after the thread-specific data destructors too).
 RP_TLS bool tlsEndsAfterTlsDtors;
+RP_TLS bool tlsEndKeyArmed;
 
-void endAfterTlsDtors(void *) {
+void endThisThread() {
   // tlsState, not the state registered: a thread that ended already (its
   // state retired, perhaps another thread's now) has none.
   ThreadState *ts = tlsState;
@@ -120,7 +122,12 @@ void endAfterTlsDtors(void *) {
     threadEnd(ts);
 }
 
-/// The key whose destructor ends a created thread (threadEndKeyInit).
+void endAfterTlsDtors(void *) {
+  if (!tlsEndKeyArmed)
+    endThisThread();
+}
+
+/// The key whose destructor ends an armed thread (threadEndKeyInit).
 pthread_key_t gEndKey;
 bool gEndKeyMade;
 /// Rounds of key destructors this thread has run ours in.
@@ -134,7 +141,7 @@ void endAfterTsdDtors(void *value) {
   if (++tlsEndKeyRounds < PTHREAD_DESTRUCTOR_ITERATIONS &&
       pthread_setspecific(gEndKey, value) == 0)
     return;
-  endAfterTlsDtors(nullptr);
+  endThisThread();
 }
 
 void *threadStart(void *p) {
@@ -149,7 +156,6 @@ void *threadStart(void *p) {
   tlsState = a.state ? a.state : newThreadState(a.key, currentTid());
   recordSync(RP_BEGIN, 0, nullptr, 0, kRecThread);
   tlsEndsAfterTlsDtors =
-      (gEndKeyMade && pthread_setspecific(gEndKey, &gEndKey) == 0) ||
       __cxa_thread_atexit_impl(endAfterTlsDtors, nullptr, &__dso_handle) == 0;
   void *r = a.fn(a.arg);
   // Not if the thread ended already (its state may be another's now).
@@ -279,6 +285,15 @@ void __racepredict_pthread_exit(void *ret, uint32_t) {
     threadEnd(ts);
   real_pthread_exit()(ret);
   __builtin_unreachable();
+}
+
+int __racepredict_pthread_setspecific(pthread_key_t k, const void *v,
+                                      uint32_t) {
+  // The first value this thread keeps moves its end after the key
+  // destructors (which run after thread_local ones, hence the condition).
+  if (v && !tlsEndKeyArmed && tlsEndsAfterTlsDtors && gEndKeyMade)
+    tlsEndKeyArmed = pthread_setspecific(gEndKey, &gEndKey) == 0;
+  return pthread_setspecific(k, v);
 }
 
 int __racepredict_pthread_once(pthread_once_t *ctl, void (*fn)(void),
