@@ -245,22 +245,50 @@ unsigned chunkSize(uintptr_t a, uintptr_t b, uint64_t n) {
   return 1;
 }
 
+/// The thread state of a hook recording several events (a range copy).
+/// Replay gates each of them as if it were its own hook (leave, then enter
+/// again): a race witness may put another thread's step between two of
+/// them, e.g. end at a memcpy's first racing chunk (docs/replay.md).
+struct MultiEventHook {
+  ThreadState *ts;
+  bool started = false;
+  /// Before each event: false when it must not be recorded (recording
+  /// stopped, or replay is over and the thread no longer records).
+  bool next() {
+    if (!ts)
+      return false;
+    if (started && RP_UNLIKELY(gReplayOn)) {
+      leave(ts);
+      ts = enter(kRecAccess);
+      if (!ts)
+        return false;
+    }
+    started = true;
+    return true;
+  }
+  void finish() {
+    if (ts)
+      leave(ts);
+  }
+};
+
 /// Copies one aligned chunk from `src` to `dst`, recording the read of
 /// `src` (when recordRead) and the write of `dst` (when recordWrite).
-void copyChunk(ThreadState *ts, void *dst, const void *src, unsigned g,
+void copyChunk(MultiEventHook &h, void *dst, const void *src, unsigned g,
                bool recordRead, bool recordWrite, uint32_t loc) {
   uint64_t raw = 0;
   memcpy(&raw, src, g);
-  if (recordRead) {
+  if (recordRead && h.next()) {
     if (!stopped())
-      putAccess(ts, RP_READ, g, signExtend(raw, g), loc, src);
-    ts->readsSinceBranch = true;
+      putAccess(h.ts, RP_READ, g, signExtend(raw, g), loc, src);
+    h.ts->readsSinceBranch = true;
   }
   memcpy(dst, &raw, g);
-  if (recordWrite && !stopped())
-    putAccess(ts, RP_WRITE, g, signExtend(raw, g), loc, dst);
+  if (recordWrite && h.next() && !stopped())
+    putAccess(h.ts, RP_WRITE, g, signExtend(raw, g), loc, dst);
   // Long ranges fill the buffer: flush between chunks, not only at leave().
-  flushIfFull(ts, kMaxRecord * 2);
+  if (h.ts)
+    flushIfFull(h.ts, kMaxRecord * 2);
 }
 
 /// A range copy where either side may be private (the pass passes its own
@@ -270,8 +298,8 @@ void copyRange(void *dst, const void *src, uint64_t n, bool recordRead,
                bool recordWrite, uint32_t loc) {
   if (!n)
     return;
-  ThreadState *ts = enter(kRecAccess);
-  if (!ts) {
+  MultiEventHook h{enter(kRecAccess)};
+  if (!h.ts) {
     memmove(dst, src, n);
     return;
   }
@@ -281,12 +309,12 @@ void copyRange(void *dst, const void *src, uint64_t n, bool recordRead,
   bool backwards = d > s && d < s + n;
   for (uint64_t i = 0; i < n; i += g) {
     uint64_t off = backwards ? n - g - i : i;
-    copyChunk(ts, reinterpret_cast<void *>(d + off),
+    copyChunk(h, reinterpret_cast<void *>(d + off),
               reinterpret_cast<const void *>(s + off), g, recordRead,
               recordWrite, loc);
   }
   __racepredict_read_seq = 0;
-  leave(ts);
+  h.finish();
 }
 
 template <typename T> T atomicLoad(T *addr, uint32_t loc) {
@@ -517,8 +545,8 @@ void __racepredict_memmove(void *dst, void *src, uint64_t n, uint32_t loc) {
 void __racepredict_memset(void *dst, uint8_t byte, uint64_t n, uint32_t loc) {
   if (!n)
     return;
-  ThreadState *ts = enter(kRecAccess);
-  if (!ts) {
+  MultiEventHook h{enter(kRecAccess)};
+  if (!h.ts) {
     memset(dst, byte, n);
     return;
   }
@@ -527,9 +555,8 @@ void __racepredict_memset(void *dst, uint8_t byte, uint64_t n, uint32_t loc) {
   auto d = reinterpret_cast<uintptr_t>(dst);
   unsigned g = chunkSize(d, 0, n);
   for (uint64_t i = 0; i < n; i += g)
-    copyChunk(ts, reinterpret_cast<void *>(d + i), pattern, g, false, true,
-              loc);
-  leave(ts);
+    copyChunk(h, reinterpret_cast<void *>(d + i), pattern, g, false, true, loc);
+  h.finish();
 }
 
 void __racepredict_branch(uint32_t loc) {

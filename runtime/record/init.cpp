@@ -162,6 +162,7 @@ bool ensureInit() {
     tokenInit();
     installExitHandlers();
     pthread_atfork(nullptr, nullptr, restartInChild);
+    threadEndKeyInit();
     if (g.opts.replay[0])
       replayInit();
     g.startNs = nowNs();

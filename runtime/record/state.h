@@ -569,6 +569,9 @@ int currentTid();
 /// and hands the token on for good; the state is then reused. From the
 /// start trampoline, pthread_exit and exit.
 void threadEnd(ThreadState *ts);
+/// Creates the thread-specific data key whose destructor records a created
+/// thread's end after the program's own key destructors. From ensureInit.
+void threadEndKeyInit();
 /// Gives the state of a thread that was never started (its pthread_create
 /// failed) back for reuse.
 void retireUnstarted(ThreadState *ts);

@@ -10,7 +10,13 @@
 // do — free a std::string's buffer, flush per-thread statistics — is the
 // thread's too. Ending at the return dropped those events: a race in a
 // thread_local destructor was never predicted, and the frees of such
-// objects were missing from the trace.
+// objects were missing from the trace. Thread-specific data's destructors
+// (pthread_key_create) run later still (glibc: __call_tls_dtors, then
+// __nptl_deallocate_tsd), and what they do (free a per-thread buffer, fold
+// per-thread counts into a global) is the thread's too: a thread that keeps
+// a value under a key (the program's pthread_setspecific, which the pass
+// rewrites) records its end from the destructor of a key of our own, in the
+// last round of them. Threads without such data pay nothing for it.
 //
 #include "real.h"
 #include "state.h"
@@ -18,6 +24,7 @@
 #include "../common/raw_io.h"
 
 #include <errno.h>
+#include <limits.h>
 
 /// glibc's registration of thread_local destructors (what libstdc++'s
 /// __cxa_thread_atexit calls); the executable's DSO handle.
@@ -102,15 +109,39 @@ struct StartArgs {
 };
 
 /// This thread's end is recorded by endAfterTlsDtors (registered first, so
-/// glibc runs it after every thread_local destructor, LIFO).
+/// glibc runs it after every thread_local destructor, LIFO) or, once armed,
+/// by endAfterTsdDtors (after the thread-specific data destructors too).
 RP_TLS bool tlsEndsAfterTlsDtors;
+RP_TLS bool tlsEndKeyArmed;
 
-void endAfterTlsDtors(void *) {
+void endThisThread() {
   // tlsState, not the state registered: a thread that ended already (its
   // state retired, perhaps another thread's now) has none.
   ThreadState *ts = tlsState;
   if (ts && !ts->ended && !ts->inHook)
     threadEnd(ts);
+}
+
+void endAfterTlsDtors(void *) {
+  if (!tlsEndKeyArmed)
+    endThisThread();
+}
+
+/// The key whose destructor ends an armed thread (threadEndKeyInit).
+pthread_key_t gEndKey;
+bool gEndKeyMade;
+/// Rounds of key destructors this thread has run ours in.
+RP_TLS unsigned tlsEndKeyRounds;
+
+void endAfterTsdDtors(void *value) {
+  // glibc runs another round of key destructors while a destructor sets a
+  // value again, up to PTHREAD_DESTRUCTOR_ITERATIONS rounds: re-arming
+  // ours ends the thread in the last, after every destructor of the
+  // earlier rounds (including those a destructor re-armed).
+  if (++tlsEndKeyRounds < PTHREAD_DESTRUCTOR_ITERATIONS &&
+      pthread_setspecific(gEndKey, value) == 0)
+    return;
+  endThisThread();
 }
 
 void *threadStart(void *p) {
@@ -159,6 +190,10 @@ void onceTrampoline() {
 }
 
 } // namespace
+
+void threadEndKeyInit() {
+  gEndKeyMade = pthread_key_create(&gEndKey, endAfterTsdDtors) == 0;
+}
 
 void resetThreadTableInChild() {
   for (ThreadSlot &s : gThreadTable)
@@ -250,6 +285,15 @@ void __racepredict_pthread_exit(void *ret, uint32_t) {
     threadEnd(ts);
   real_pthread_exit()(ret);
   __builtin_unreachable();
+}
+
+int __racepredict_pthread_setspecific(pthread_key_t k, const void *v,
+                                      uint32_t) {
+  // The first value this thread keeps moves its end after the key
+  // destructors (which run after thread_local ones, hence the condition).
+  if (v && !tlsEndKeyArmed && tlsEndsAfterTlsDtors && gEndKeyMade)
+    tlsEndKeyArmed = pthread_setspecific(gEndKey, &gEndKey) == 0;
+  return pthread_setspecific(k, v);
 }
 
 int __racepredict_pthread_once(pthread_once_t *ctl, void (*fn)(void),

@@ -142,6 +142,14 @@ int replayCondWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
   if (byTurn && deadline && slot >= 0) {
     const SchedStep &st = gR.sched.steps[gR.head];
     timedOut = (st.flags & kStepNoNotify) != 0;
+    // And the deadline has passed, as it had there: callers look at the
+    // clock too (libstdc++'s condition_variable::wait_until decides
+    // cv_status::timeout by now() >= deadline, not by ETIMEDOUT). It is
+    // this thread's turn, so no scheduled thread waits for the mutex.
+    uint64_t left;
+    uint32_t never = 0;
+    while (timedOut && !passed(clk, deadline, &left))
+      futexWait(&never, 0, left);
   }
   if (w.mark)
     timedOut = false;
