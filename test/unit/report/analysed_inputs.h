@@ -35,10 +35,11 @@ inline solver::RaceResult allPairs(const analysis::TraceIndex &idx) {
 }
 
 /// Each race and deadlock input, analysed as `analyze --all-pairs
-/// --deadlocks`.
+/// --deadlocks`; checks that the inputs do give both kinds of finding.
 inline void forEachAnalysedInput(
     const std::function<void(const trace::Trace &, const solver::RaceResult &,
                              const solver::DeadlockResult &)> &use) {
+  size_t races = 0, deadlocks = 0;
   for (const char *name :
        {"paper/carril_fig1_5.rpt.txt", "paper/carril_fig5_9.rpt.txt",
         "paper/huang_fig2_case1.rpt.txt", "paper/huang_fig4.rpt.txt",
@@ -49,8 +50,14 @@ inline void forEachAnalysedInput(
     SCOPED_TRACE(name);
     trace::Trace t = load(std::string(RACEPREDICT_TEST_INPUTS) + "/" + name);
     analysis::TraceIndex idx(t);
-    use(t, allPairs(idx), solver::predictDeadlocks(idx, {}));
+    solver::RaceResult r = allPairs(idx);
+    solver::DeadlockResult d = solver::predictDeadlocks(idx, {});
+    races += r.races.size();
+    deadlocks += d.deadlocks.size();
+    use(t, r, d);
   }
+  EXPECT_GT(races, 5u);
+  EXPECT_GT(deadlocks, 3u);
 }
 
 /// Generated `app` traces (2,000 events, seeds 1 and 7) with their

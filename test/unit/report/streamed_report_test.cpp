@@ -98,19 +98,16 @@ void expectSameReport(const trace::Trace &t, const solver::RaceResult &races,
 }
 
 TEST(StreamedReport, SameAsTheDocumentOnRaceAndDeadlockInputs) {
-  size_t races = 0, deadlocks = 0, halves = 0;
+  size_t halves = 0;
   testutil::forEachAnalysedInput([&](const trace::Trace &t,
                                      const solver::RaceResult &r,
                                      const solver::DeadlockResult &d) {
-    races += r.races.size();
-    deadlocks += d.deadlocks.size();
     for (const auto &x : d.deadlocks)
       halves += !x.steps.empty();
     expectSameReport(t, r, &d, nullptr, {});
   });
-  // The inputs do exercise every array.
-  EXPECT_GT(races, 5u);
-  EXPECT_GT(deadlocks, 3u);
+  // The inputs do exercise every array (forEachAnalysedInput checks races
+  // and deadlocks).
   EXPECT_GT(halves, 0u);
 }
 
