@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <string>
 
 namespace racepredict::testutil {
 
@@ -16,6 +17,17 @@ inline trace::Trace parse(const std::string &text) {
   auto t = trace::parseTextTrace(in, "test.rpt.txt");
   EXPECT_TRUE(static_cast<bool>(t)) << (t ? "" : t.error().message);
   return t ? std::move(*t) : trace::Trace();
+}
+
+/// t1 writes y `n` times in a loop (l.c:7), then x (l.c:9), which t2 reads
+/// (l.c:20): one race, whose witness runs the whole loop first (a witness
+/// long enough to be folded or cut in a report).
+inline trace::Trace raceAfterLoop(size_t n) {
+  std::string s = "t0 fork t1\nt0 fork t2\n";
+  for (size_t i = 0; i < n; ++i)
+    s += "t1 wr y " + std::to_string(i) + " @l.c:7@loop\n";
+  s += "t1 wr x 1 @l.c:9@loop\nt2 rd x 1 @l.c:20@reader\n";
+  return parse(s);
 }
 
 /// Two threads writing x: events 2 (t1, main, a/b/race.c:10) and 4 (t2,

@@ -11,11 +11,7 @@ namespace {
 
 /// t1's loop of `n` steps, then the race on x between t1 and t2.
 nlohmann::ordered_json flowsOf(int n) {
-  std::string s = "t0 fork t1\nt0 fork t2\n";
-  for (int i = 0; i < n; ++i)
-    s += "t1 wr y " + std::to_string(i) + " @l.c:7@loop\n";
-  s += "t1 wr x 1 @l.c:9@loop\nt2 rd x 1 @l.c:20@reader\n";
-  trace::Trace t = testutil::parse(s);
+  trace::Trace t = testutil::raceAfterLoop(static_cast<size_t>(n));
   std::vector<trace::EventId> w;
   for (trace::EventId e = 0; e < t.events.size(); ++e)
     w.push_back(e);

@@ -75,11 +75,7 @@ TEST(SarifStream, SameAsTheDocumentWithViolationsAndUnknowns) {
 
 TEST(SarifStream, SameAsTheDocumentWithAFoldedWitness) {
   // t1's loop is longer than a code flow lists step by step.
-  std::string s = "t0 fork t1\nt0 fork t2\n";
-  for (size_t i = 0; i < report::kMaxSarifFlowSteps + 50; ++i)
-    s += "t1 wr y " + std::to_string(i) + " @l.c:7@loop\n";
-  s += "t1 wr x 1 @l.c:9@loop\nt2 rd x 1 @l.c:20@reader\n";
-  trace::Trace t = testutil::parse(s);
+  trace::Trace t = testutil::raceAfterLoop(report::kMaxSarifFlowSteps + 50);
   analysis::TraceIndex idx(t);
   solver::RaceResult r = solver::predictRaces(idx, {});
   ASSERT_EQ(r.races.size(), 1u);
