@@ -16,6 +16,7 @@ namespace {
 
 using Fixture = testsupport::TraceFixture;
 using testsupport::eventsOf;
+using testsupport::expectRaceWitness;
 
 // t1 writes x inside a section of m and t0 reads it (a plain branch
 // follows) before taking m itself. The race on z needs t1's write but not
@@ -43,13 +44,8 @@ t0 wr z 1
 TEST(ClosureWitness, ClosesASectionLeftOpenWhoseWriteIsRead) {
   Fixture f(kOpenSectionFeedsRead);
   analysis::ClosureWitnessFinder finder(*f.idx);
-  auto w = finder.find(7, 13);
-  ASSERT_TRUE(w.has_value());
-  EXPECT_EQ(eventsOf(*w), (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 6, 8, 9, 10,
-                                                 11, 12, 7, 13}));
-  EXPECT_EQ(
-      analysis::checkRaceWitness(*f.idx, {w->begin(), w->end() - 2}, 7, 13),
-      std::nullopt);
+  expectRaceWitness(f, finder.find(7, 13), 7, 13,
+                    {0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 7, 13});
 }
 
 // A section that holds one of the racing events cannot close: it stays
@@ -123,17 +119,6 @@ TEST(ClosureWitness, LeavesALaterWriteOfTheValueToTheSolver) {
 
 } // namespace
 
-/// `w` is a witness of (a, b) that runs `events` and passes the checker.
-void expectWitness(const Fixture &f, const std::optional<std::vector<Step>> &w,
-                   uint32_t a, uint32_t b,
-                   const std::vector<uint32_t> &events) {
-  ASSERT_TRUE(w.has_value());
-  EXPECT_EQ(eventsOf(*w), events);
-  EXPECT_EQ(
-      analysis::checkRaceWitness(*f.idx, {w->begin(), w->end() - 2}, a, b),
-      std::nullopt);
-}
-
 // With checkpoints of the observed run (--all-pairs), a closure starts from
 // the latest one before the racing pair: every event before it is in the
 // witness, in observed order, even t2's, which the race on x does not need.
@@ -152,11 +137,11 @@ t1 wr x 2
 TEST(ClosureWitness, StartsFromTheLatestCheckpointBeforeThePair) {
   Fixture f(kUnrelatedThread);
   analysis::ClosureWitnessFinder fresh(*f.idx), shared(*f.idx, 2);
-  expectWitness(f, fresh.find(7, 8), 7, 8, {0, 1, 2, 5, 6, 7, 8});
+  expectRaceWitness(f, fresh.find(7, 8), 7, 8, {0, 1, 2, 5, 6, 7, 8});
   // Checkpoints after 2, 4 and 6 events: the one after 6 is the latest
   // before 7.
-  expectWitness(f, shared.findFromCheckpoint(7, 8), 7, 8,
-                {0, 1, 2, 3, 4, 5, 6, 7, 8});
+  expectRaceWitness(f, shared.findFromCheckpoint(7, 8), 7, 8,
+                    {0, 1, 2, 3, 4, 5, 6, 7, 8});
 }
 
 // t2 holds m at the checkpoint (after 8 events). Its acquire has run, so
@@ -183,10 +168,10 @@ t1 wr x 2
 TEST(ClosureWitness, ASectionOpenAtTheCheckpointCloses) {
   Fixture f(kHeldAtCheckpoint);
   analysis::ClosureWitnessFinder fresh(*f.idx), shared(*f.idx, 2);
-  expectWitness(f, fresh.find(12, 13), 12, 13,
-                {0, 1, 2, 5, 6, 7, 10, 11, 12, 13});
-  expectWitness(f, shared.findFromCheckpoint(12, 13), 12, 13,
-                {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
+  expectRaceWitness(f, fresh.find(12, 13), 12, 13,
+                    {0, 1, 2, 5, 6, 7, 10, 11, 12, 13});
+  expectRaceWitness(f, shared.findFromCheckpoint(12, 13), 12, 13,
+                    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13});
 }
 
 // A section holding one of the racing events must stay open: the start
@@ -207,6 +192,6 @@ TEST(ClosureWitness, StartsBeforeTheSectionHoldingThePair) {
   Fixture f(kPairInsideSection);
   analysis::ClosureWitnessFinder shared(*f.idx, 2);
   // Checkpoints after 2 and 4 events; t0 acquired m at 3: after 2.
-  expectWitness(f, shared.findFromCheckpoint(6, 8), 6, 8,
-                {0, 1, 2, 3, 4, 5, 6, 8});
+  expectRaceWitness(f, shared.findFromCheckpoint(6, 8), 6, 8,
+                    {0, 1, 2, 3, 4, 5, 6, 8});
 }

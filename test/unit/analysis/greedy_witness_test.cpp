@@ -20,7 +20,6 @@ using namespace racepredict;
 namespace {
 
 using Fixture = testsupport::TraceFixture;
-using testsupport::eventsOf;
 
 /// The closure cannot show the race (a, b); the greedy schedule shows it
 /// with exactly the steps `want`, and the schedule checker accepts them.
@@ -32,12 +31,8 @@ void expectOnlyGreedyWitness(const char *text, uint32_t a, uint32_t b,
   analysis::Slicer slicer(*f.idx, mhb);
   analysis::PairSlice slice;
   ASSERT_TRUE(slicer.slice(a, b, &slice));
-  auto w = analysis::findGreedyWitness(*f.idx, slice, a, b);
-  ASSERT_TRUE(w.has_value());
-  EXPECT_EQ(eventsOf(*w), want);
-  EXPECT_EQ(
-      analysis::checkRaceWitness(*f.idx, {w->begin(), w->end() - 2}, a, b),
-      std::nullopt);
+  testsupport::expectRaceWitness(
+      f, analysis::findGreedyWitness(*f.idx, slice, a, b), a, b, want);
 }
 
 // The race (7, 13) on y: t1 reads x = 1 (observed from t0's write after

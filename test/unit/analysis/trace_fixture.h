@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -36,6 +37,19 @@ eventsOf(const std::vector<analysis::Step> &steps) {
   for (const analysis::Step &s : steps)
     out.push_back(s.event);
   return out;
+}
+
+/// `w` is a witness of the race (a, b) whose steps run exactly `events`
+/// (the pair last) and which the schedule checker accepts.
+inline void
+expectRaceWitness(const TraceFixture &f,
+                  const std::optional<std::vector<analysis::Step>> &w,
+                  uint32_t a, uint32_t b, const std::vector<uint32_t> &events) {
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(eventsOf(*w), events);
+  EXPECT_EQ(
+      analysis::checkRaceWitness(*f.idx, {w->begin(), w->end() - 2}, a, b),
+      std::nullopt);
 }
 
 } // namespace racepredict::testsupport
