@@ -16,7 +16,9 @@
 #include "racepredict/trace/binary_format.h"
 #include "racepredict/trace/format.h"
 
+#include <algorithm>
 #include <istream>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -152,8 +154,9 @@ private:
   std::unordered_map<uint64_t, uint32_t> stackOfThread_;
 };
 
-// The entry parsers below share one shape: an entry that runs out of bytes
-// ends the block if the block was cut, and is corruption otherwise.
+// The entry parsers (tables and the EVENTS block header) share one shape: an
+// entry that runs out of bytes ends the block if the block was cut, and is
+// corruption otherwise.
 #define RACEPREDICT_CHECK_ENTRY(f, start, what)                                \
   if ((f).st == Status::Bad)                                                   \
     return fail(start, "malformed number in " what);                           \
