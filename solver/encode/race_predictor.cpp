@@ -64,7 +64,7 @@ struct Outcome {
   bool searched = false;   ///< fast: the greedy schedule on the slice
   bool repaired = false;   ///< searched: after a repair of a stuck run
   bool propagated = false; ///< unsat without a solver check
-  std::vector<Step> steps;
+  analysis::WitnessSchedule steps;
   std::string reason;
   size_t checks = 0, expansions = 0, units = 0, vars = 0;
 };
@@ -148,7 +148,7 @@ private:
       o.reason = kBudget;
       return o;
     }
-    auto fast = [&](std::optional<std::vector<Step>> w) {
+    auto fast = [&](std::optional<analysis::WitnessSchedule> w) {
       if (w) {
         o.status = CheckResult::Sat;
         o.fast = true;
@@ -180,13 +180,14 @@ private:
       o.status = r.status;
       o.reason = r.reason;
       if (r.status == CheckResult::Sat) {
-        o.steps = enc_->witness(r.order, a, b);
+        std::vector<Step> steps = enc_->witness(r.order, a, b);
         if (auto err = analysis::checkRaceWitness(
-                idx_, {o.steps.begin(), o.steps.end() - 2}, a, b)) {
+                idx_, {steps.begin(), steps.end() - 2}, a, b)) {
           // Never trust a model blindly: an invalid witness is our bug.
           o.status = CheckResult::Unknown;
           o.reason = "internal error: witness failed validation: " + *err;
         }
+        o.steps = analysis::WitnessSchedule(std::move(steps));
       }
       return o;
     }
@@ -214,7 +215,7 @@ private:
     o.fast = o.searched = v.searched;
     o.repaired = v.repaired;
     if (v.status == CheckResult::Sat)
-      o.steps = std::move(v.steps);
+      o.steps = analysis::WitnessSchedule(std::move(v.steps));
     return o;
   }
 
@@ -435,11 +436,7 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
     result.stats.maxOrderVars = std::max(result.stats.maxOrderVars, o.vars);
     if (o.status == CheckResult::Sat) {
       ++result.stats.sat;
-      RaceFinding f{o.first, o.second, {}, std::move(o.steps)};
-      for (const Step &st : f.steps)
-        if (!st.half)
-          f.witness.push_back(st.event);
-      result.races.push_back(std::move(f));
+      result.races.push_back({o.first, o.second, std::move(o.steps)});
     } else if (o.status == CheckResult::Unsat) {
       ++result.stats.unsat;
     } else {

@@ -11,7 +11,7 @@
 
 namespace racepredict::analysis {
 
-std::optional<std::vector<Step>>
+std::optional<WitnessSchedule>
 ClosureWitnessFinder::schedule(const Closure &c,
                                const ObservedPrefix::Checkpoint *start) const {
   const auto &events = idx_.trace().events;
@@ -36,9 +36,9 @@ ClosureWitnessFinder::schedule(const Closure &c,
     return true;
   };
   ModelState st = start ? start->state : ModelState(idx_);
-  std::vector<Step> out;
-  if (start)
-    out = prefix_->steps(start->steps);
+  // The checkpoint's steps are shared, not copied (issue 17).
+  WitnessSchedule out =
+      start ? prefix_->steps(start->steps) : WitnessSchedule();
   // Per thread, its next step and what it waits for besides `blocked`:
   // fixed until the thread moves, so computed once per step of the
   // schedule instead of once per step and thread.

@@ -263,7 +263,7 @@ bool ClosureWitnessFinder::close(Closure &c) const {
   }
 }
 
-std::optional<std::vector<Step>>
+std::optional<WitnessSchedule>
 ClosureWitnessFinder::attempt(EventId a, EventId b, bool closeAll,
                               const ObservedPrefix::Checkpoint *start,
                               bool *closed) const {
@@ -324,7 +324,7 @@ ClosureWitnessFinder::attempt(EventId a, EventId b, bool closeAll,
   return steps;
 }
 
-std::optional<std::vector<Step>>
+std::optional<WitnessSchedule>
 ClosureWitnessFinder::findFromCheckpoint(EventId a, EventId b) const {
   if (!prefix_)
     return std::nullopt;
@@ -346,7 +346,7 @@ ClosureWitnessFinder::findFromCheckpoint(EventId a, EventId b) const {
   return attempt(a, b, true, &cp, &closed);
 }
 
-std::optional<std::vector<Step>>
+std::optional<WitnessSchedule>
 ClosureWitnessFinder::findFromStart(EventId a, EventId b) const {
   // First the smallest closure: one section per lock left open, run last.
   // Its greedy schedule gets stuck when a section left open wrote a value
@@ -364,8 +364,8 @@ ClosureWitnessFinder::findFromStart(EventId a, EventId b) const {
   return attempt(a, b, true, nullptr, &closed);
 }
 
-std::optional<std::vector<Step>> ClosureWitnessFinder::find(EventId a,
-                                                            EventId b) const {
+std::optional<WitnessSchedule> ClosureWitnessFinder::find(EventId a,
+                                                          EventId b) const {
   if (auto w = findFromCheckpoint(a, b))
     return w;
   return findFromStart(a, b);

@@ -392,34 +392,4 @@ LocalReduction reduceThreadLocal(const Trace &t, size_t maxListed) {
   return r;
 }
 
-std::vector<Step> expandSchedule(const TraceIndex &full,
-                                 const LocalReduction &r,
-                                 const std::vector<Step> &steps, size_t tail) {
-  std::vector<uint32_t> next(full.numThreads(), 0);
-  std::vector<Step> out;
-  out.reserve(steps.size());
-  // The events of e's thread before e that are not scheduled yet: all of
-  // them were dropped (a schedule runs each thread's kept events in order).
-  auto upTo = [&](EventId e) {
-    ThreadId th = full.trace().events[e].thread;
-    const std::vector<EventId> &evs = full.threadEvents(th);
-    for (uint32_t p = full.posInThread(e); next[th] < p; ++next[th])
-      out.push_back({evs[next[th]], false});
-    return th;
-  };
-  size_t body = steps.size() - std::min(tail, steps.size());
-  for (size_t k = 0; k < steps.size(); ++k) {
-    EventId e = r.original[steps[k].event];
-    ThreadId th = upTo(e);
-    if (k < body) {
-      out.push_back({e, steps[k].half});
-      if (!steps[k].half)
-        next[th] = full.posInThread(e) + 1;
-    }
-  }
-  for (size_t k = body; k < steps.size(); ++k)
-    out.push_back({r.original[steps[k].event], steps[k].half});
-  return out;
-}
-
 } // namespace racepredict::analysis

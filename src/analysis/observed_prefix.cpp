@@ -14,11 +14,12 @@ namespace racepredict::analysis {
 ObservedPrefix::ObservedPrefix(const TraceIndex &idx, size_t minSpacing) {
   const auto &events = idx.trace().events;
   ModelState st(idx);
+  std::vector<Step> steps;
   auto apply = [&](Step s) {
     if (st.blocked(s))
       return false;
     st.apply(s);
-    steps_.push_back(s);
+    steps.push_back(s);
     return true;
   };
   // The first half of t's next event, if t reached one.
@@ -29,20 +30,21 @@ ObservedPrefix::ObservedPrefix(const TraceIndex &idx, size_t minSpacing) {
   };
   for (ThreadId t = 0; t < idx.numThreads(); ++t)
     reachHalf(t);
-  checkpoints_.push_back({0, steps_.size(), st});
+  checkpoints_.push_back({0, steps.size(), st});
   size_t spacing = minSpacing;
   for (EventId e = 0; e < events.size(); ++e) {
     if (e - checkpoints_.back().end >= spacing) {
-      checkpoints_.push_back({e, steps_.size(), st});
+      checkpoints_.push_back({e, steps.size(), st});
       spacing = std::max(minSpacing, 2 * st.footprint());
     }
     if (!apply({e, false}))
-      return;
+      break;
     reachHalf(events[e].thread);
     if (events[e].kind == trace::EventKind::Fork &&
         events[e].obj < idx.numThreads())
       reachHalf(static_cast<ThreadId>(events[e].obj));
   }
+  steps_ = std::make_shared<const SharedSteps>(std::move(steps));
 }
 
 const ObservedPrefix::Checkpoint &ObservedPrefix::before(EventId x) const {

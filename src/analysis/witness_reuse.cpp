@@ -22,16 +22,19 @@ namespace racepredict::analysis {
 WitnessPool::WitnessPool(const TraceIndex &idx, size_t capacity)
     : idx_(idx), capacity_(capacity) {}
 
-void WitnessPool::add(const std::vector<Step> &steps) {
+void WitnessPool::add(const WitnessSchedule &steps) {
   if (capacity_ == 0)
     return;
   Entry w;
   w.steps = steps;
   w.done.resize(idx_.numThreads());
   const auto &events = idx_.trace().events;
-  for (uint32_t i = 0; i < steps.size(); ++i)
-    if (!steps[i].half)
-      w.done[events[steps[i].event].thread].push_back(i);
+  uint32_t i = 0;
+  steps.forEach([&](const Step &s) {
+    if (!s.half)
+      w.done[events[s.event].thread].push_back(i);
+    ++i;
+  });
   // σ is valid; so is σ·a·b when a and b are enabled whenever next (a does
   // not move b's thread nor undo a fork).
   w.valid = steps.size();
@@ -76,15 +79,16 @@ bool WitnessPool::enabledAfterCut(const Entry &w, size_t len, EventId c,
   return true;
 }
 
-std::optional<std::vector<Step>> WitnessPool::find(EventId c, EventId d) const {
+std::optional<WitnessSchedule> WitnessPool::find(EventId c, EventId d) const {
   for (const Entry &w : entries_) {
     auto [loC, hiC] = window(w, c);
     auto [loD, hiD] = window(w, d);
     size_t len = std::max(loC, loD);
     if (len > std::min(hiC, hiD))
       continue;
-    std::vector<Step> cut(w.steps.begin(), w.steps.begin() + len);
-    if (!enabledAfterCut(w, len, c, d) && checkRaceWitness(idx_, cut, c, d))
+    WitnessSchedule cut = w.steps.cut(len);
+    if (!enabledAfterCut(w, len, c, d) &&
+        checkRaceWitness(idx_, cut.steps(), c, d))
       continue;
     cut.push_back({c, false});
     cut.push_back({d, false});

@@ -169,7 +169,7 @@ void forEachFinding(const trace::Trace &t, const solver::RaceResult &races,
                     const solver::DeadlockResult *deadlocks,
                     const std::function<void(Finding &&)> &use) {
   for (const auto &r : races.races)
-    use(raceFinding(t, r.first, r.second, r.witness));
+    use(raceFinding(t, r.first, r.second, r.schedule.events()));
   if (deadlocks)
     for (const auto &d : deadlocks->deadlocks)
       use(deadlockFinding(t, d));

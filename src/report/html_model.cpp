@@ -108,9 +108,20 @@ struct EdgeFinder {
   }
 };
 
+/// A deadlock's witness, then its blocked events: the page's steps.
+analysis::WitnessSchedule
+scheduleOfEvents(const std::vector<EventId> &witness,
+                 const std::vector<EventId> &blocked) {
+  std::vector<analysis::Step> steps;
+  for (const auto *part : {&witness, &blocked})
+    for (EventId e : *part)
+      steps.push_back({e, false});
+  return analysis::WitnessSchedule(std::move(steps));
+}
+
 json findingModel(const trace::Trace &t, const HtmlFinding &f,
                   SourceText &src) {
-  const std::vector<EventId> &w = f.witness;
+  const std::vector<EventId> w = f.witness.events();
   std::vector<bool> essential = essentialSteps(t, w, f.events);
   std::vector<StepRole> roles = witnessRoles(t, w, essential);
   std::vector<WitnessLine> lines = condenseWitness(t, w, essential);
@@ -211,7 +222,7 @@ htmlFindings(const trace::Trace &t, const solver::RaceResult &races,
     f.events = {r.second, r.first};
     f.eventNotes = {accessNote(t, r.second),
                     "Previous " + accessNote(t, r.first)};
-    f.witness = r.witness;
+    f.witness = r.schedule;
     out.push_back(std::move(f));
   }
   if (deadlocks)
@@ -231,8 +242,7 @@ htmlFindings(const trace::Trace &t, const solver::RaceResult &races,
           f.waitsFor.push_back({b.since, b.event});
       }
       // The blocked requests close the schedule: the cycle is drawn there.
-      f.witness = d.witness;
-      f.witness.insert(f.witness.end(), f.events.begin(), f.events.end());
+      f.witness = scheduleOfEvents(d.witness, f.events);
       out.push_back(std::move(f));
     }
   return out;
@@ -255,7 +265,7 @@ htmlFindingsFromJson(const trace::Trace &t, const nlohmann::json &j) {
       EventId e;
       if (!event(x, e))
         return false;
-      h.witness.push_back(e);
+      h.witness.push_back({e, false});
     }
     return true;
   };
@@ -277,7 +287,7 @@ htmlFindingsFromJson(const trace::Trace &t, const nlohmann::json &j) {
       return Error{"race " + std::to_string(i) +
                    ": its events are not events of the trace (is it the "
                    "report of this trace?)"};
-    rf.witness = h.witness;
+    rf.schedule = h.witness;
     r.races.push_back(rf);
     ReplayInfo info;
     info.verdict = f.value("replay", "predicted");
@@ -306,7 +316,7 @@ htmlFindingsFromJson(const trace::Trace &t, const nlohmann::json &j) {
     h.title = f.value("kind", "") + " deadlock of " +
               std::to_string(h.events.size()) + " threads";
     h.status = f.value("replay", "predicted");
-    h.witness.insert(h.witness.end(), h.events.begin(), h.events.end());
+    h.witness = scheduleOfEvents(h.witness.events(), h.events);
     out.push_back(std::move(h));
   }
   return out;

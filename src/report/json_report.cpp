@@ -69,7 +69,7 @@ json raceJson(const trace::Trace &t, const solver::RaceFinding &f,
   json race{{"location", raceLocation(t, f.first, f.second)},
             {"first", eventJson(t, f.first)},
             {"second", eventJson(t, f.second)},
-            {"witness", witness ? json(f.witness) : json::array()}};
+            {"witness", witness ? json(f.schedule.events()) : json::array()}};
   // What the one race of this pair of source locations stands for.
   RaceExtent x = raceExtent(t, f.first, f.second);
   race["pairs"] = x.pairs;
@@ -84,7 +84,9 @@ json raceJson(const trace::Trace &t, const solver::RaceFinding &f,
                      {"size", t.events[alloc].aux},
                      {"thread", t.threadName(t.events[alloc].thread)},
                      {"stack", stackFrames(t, alloc)}};
-  addStepsWithHalves(race, f.steps, witness);
+  // One finding expanded at a time (its schedule is mostly shared).
+  if (f.schedule.hasHalf())
+    race["steps"] = witness ? stepsJson(f.schedule.steps()) : json::array();
   return race;
 }
 

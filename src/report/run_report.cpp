@@ -238,8 +238,8 @@ void printRunReport(const RunReport &r, std::ostream &out) {
     printRaceContext(t, f.first, f.second, out);
     printCreation(r, b.thread, out);
     printCreation(r, a.thread, out);
-    printSchedule(r, f.witness, info, {f.first, f.second}, "racing access",
-                  "the last two race", out);
+    printSchedule(r, f.schedule.events(), info, {f.first, f.second},
+                  "racing access", "the last two race", out);
     printReplay(r, info, out);
     StackFrame sa = summaryFrame(t, f.first), sb = summaryFrame(t, f.second);
     out << "SUMMARY: racepredict: data race " << sb.location << " in "

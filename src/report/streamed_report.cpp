@@ -7,32 +7,74 @@ namespace racepredict::report {
 
 using json = nlohmann::ordered_json;
 
-void writeFindingEntry(JsonWriter &w, const json &entry,
-                       const std::vector<trace::EventId> &witness,
-                       const std::vector<analysis::Step> &steps) {
+namespace {
+
+/// `events(f)` calls f with each event of the witness, `steps(f)` with each
+/// of its steps.
+template <typename Events, typename Steps>
+void writeEntry(JsonWriter &w, const json &entry, const Events &events,
+                const Steps &steps) {
   w.object(entry, {{"witness",
                     [&](JsonWriter &out) {
                       out.beginArray();
-                      for (trace::EventId e : witness)
-                        out.number(e);
+                      events([&](trace::EventId e) { out.number(e); });
                       out.end();
                     }},
                    // As stepsJson.
                    {"steps", [&](JsonWriter &out) {
                       out.beginArray();
-                      for (const analysis::Step &s : steps) {
+                      steps([&](const analysis::Step &s) {
                         out.beginObject();
                         out.key("event");
                         out.number(s.event);
                         out.key("half");
                         out.boolean(s.half);
                         out.end();
-                      }
+                      });
                       out.end();
                     }}});
 }
 
+} // namespace
+
+void writeFindingEntry(JsonWriter &w, const json &entry,
+                       const std::vector<trace::EventId> &witness,
+                       const std::vector<analysis::Step> &steps) {
+  writeEntry(
+      w, entry,
+      [&](const auto &f) {
+        for (trace::EventId e : witness)
+          f(e);
+      },
+      [&](const auto &f) {
+        for (const analysis::Step &s : steps)
+          f(s);
+      });
+}
+
+void writeFindingEntry(JsonWriter &w, const json &entry,
+                       const analysis::WitnessSchedule &schedule) {
+  // Walked, not expanded: most of it is shared with other findings.
+  writeEntry(
+      w, entry,
+      [&](const auto &f) {
+        schedule.forEach([&](const analysis::Step &s) {
+          if (!s.half)
+            f(s.event);
+        });
+      },
+      [&](const auto &f) { schedule.forEach(f); });
+}
+
 namespace {
+
+void writeEntryOf(JsonWriter &w, const json &e, const solver::RaceFinding &f) {
+  writeFindingEntry(w, e, f.schedule);
+}
+template <typename Finding>
+void writeEntryOf(JsonWriter &w, const json &e, const Finding &f) {
+  writeFindingEntry(w, e, f.witness, f.steps);
+}
 
 /// A fill writing one entry per finding of `all`: `entry(x)` builds it
 /// without its witness, `decorate` completes it.
@@ -45,7 +87,7 @@ JsonWriter::Fill entries(const std::vector<Finding> &all, Entry entry,
       json e = entry(all[i]);
       if (decorate)
         decorate(i, e);
-      writeFindingEntry(w, e, all[i].witness, all[i].steps);
+      writeEntryOf(w, e, all[i]);
     }
     w.end();
   };

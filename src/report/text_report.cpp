@@ -149,13 +149,14 @@ void printRaceReport(const trace::Trace &t, const solver::RaceResult &r,
     printAccess(t, f.second, "", out);
     printAccess(t, f.first, "Previous ", out);
     printRaceContext(t, f.first, f.second, out);
+    std::vector<trace::EventId> witness = f.schedule.events();
     std::vector<bool> essential =
-        essentialSteps(t, f.witness, {f.first, f.second});
+        essentialSteps(t, witness, {f.first, f.second});
     printWitness(
-        out, t, f.witness, essential,
+        out, t, witness, essential,
         [&](size_t i) {
-          return "[" + std::to_string(f.witness[i]) + "] " +
-                 describeEvent(t, f.witness[i]) +
+          return "[" + std::to_string(witness[i]) + "] " +
+                 describeEvent(t, witness[i]) +
                  (essential[i] ? "   <== racing access" : "");
         },
         "the last two race", ctx.fullWitness);

@@ -25,8 +25,8 @@ json raceWitnessJson(const trace::Trace &t, const solver::RaceFinding &f,
               {"trace", tracePath},
               {"first", eventJson(t, f.first)},
               {"second", eventJson(t, f.second)},
-              {"witness", f.witness},
-              {"steps", stepsJson(f.steps)}};
+              {"witness", f.schedule.events()},
+              {"steps", stepsJson(f.schedule.steps())}};
 }
 
 std::string raceWitnessName(const solver::RaceFinding &f) {

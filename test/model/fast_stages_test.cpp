@@ -66,7 +66,8 @@ void runMix(const TraceFeatures &f, uint64_t seedBase, int count,
       shared.observedCheckpoints = checkpoints;
       solver::RaceResult s = solver::predictRaces(idx, shared);
       for (size_t k = 0; k < s.races.size() && k < fast.races.size(); ++k)
-        totals->fromCheckpoints += s.races[k].steps != fast.races[k].steps;
+        totals->fromCheckpoints +=
+            s.races[k].schedule != fast.races[k].schedule;
       fast = std::move(s);
     }
     ro.noFastPath = true;
@@ -79,7 +80,8 @@ void runMix(const TraceFeatures &f, uint64_t seedBase, int count,
     std::string why;
     for (const auto &r : fast.races) {
       got.insert({r.first, r.second});
-      std::vector<analysis::Step> prefix(r.steps.begin(), r.steps.end() - 2);
+      std::vector<analysis::Step> prefix = r.schedule.steps();
+      prefix.resize(prefix.size() - 2);
       if (auto err = analysis::checkRaceWitness(idx, prefix, r.first, r.second))
         why += "  witness of (" + std::to_string(r.first) + "," +
                std::to_string(r.second) + ") rejected: " + *err + "\n";

@@ -13,6 +13,7 @@
 #include "random_trace.h"
 
 #include "racepredict/analysis/local_reduction.h"
+#include "racepredict/analysis/reduced_witness.h"
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/solver/race_predictor.h"
 #include "racepredict/trace/text_format.h"
@@ -30,8 +31,14 @@ namespace {
 solver::RaceResult races(const analysis::TraceIndex &idx) {
   solver::RaceOptions o;
   o.allPairs = true;
+  // Closures from checkpoints even on short traces: witnesses then share
+  // the observed run's first steps, which expandSchedules expands once.
+  o.observedCheckpoints = 4;
   return solver::predictRaces(idx, o);
 }
+
+/// Mapped witnesses that share steps with others (expanded once).
+size_t sharedWitnesses = 0;
 
 /// Checks `count` random traces; returns how many had something to drop.
 int runMix(const TraceFeatures &f, uint64_t seedBase, int count, int maxEvents,
@@ -62,11 +69,25 @@ int runMix(const TraceFeatures &f, uint64_t seedBase, int count, int maxEvents,
     for (const auto &r : whole.races)
       want.insert({r.first, r.second});
     std::string why;
-    for (const auto &r : part.races) {
+    // Expanded together, sharing what they share: the same steps as each
+    // expanded alone.
+    std::vector<analysis::WitnessSchedule> together;
+    std::vector<analysis::WitnessSchedule *> refs;
+    for (const auto &r : part.races)
+      together.push_back(r.schedule);
+    for (auto &w : together)
+      refs.push_back(&w);
+    analysis::expandSchedules(idx, red, refs, 2);
+    for (size_t i = 0; i < part.races.size(); ++i) {
+      const auto &r = part.races[i];
       EventId a = red.original[r.first], b = red.original[r.second];
       got.insert({a, b});
       std::vector<analysis::Step> w =
-          analysis::expandSchedule(idx, red, r.steps, 2);
+          analysis::expandSchedule(idx, red, r.schedule.steps(), 2);
+      if (together[i].steps() != w)
+        why += "  witness of (" + std::to_string(a) + "," + std::to_string(b) +
+               ") expanded with the others differs\n";
+      sharedWitnesses += together[i].sharedLength() > 0;
       if (auto err =
               analysis::checkRaceWitness(idx, {w.begin(), w.end() - 2}, a, b))
         why += "  witness of (" + std::to_string(a) + "," + std::to_string(b) +
@@ -97,7 +118,9 @@ TraceFeatures plainAndListed() {
 
 TEST(LocalReduction, ReadsWritesLocksBranches) {
   TraceFeatures f;
+  size_t before = sharedWitnesses;
   EXPECT_GT(runMix(f, 17000, 400 * modelScale(), 24, 5), 100);
+  EXPECT_GT(sharedWitnesses, before); // expandSchedules shared something
 }
 
 TEST(LocalReduction, ValuesThroughPrivateLocations) {

@@ -33,7 +33,7 @@ void compare(const solver::RaceResult &r, const EnumerationResult &en,
     got.insert({f.first, f.second});
     if (!en.races.count({f.first, f.second}))
       why << "  only the predictor finds (" << f.first << "," << f.second
-          << "), witness steps " << formatSteps(f.steps) << "\n";
+          << "), witness steps " << formatSteps(f.schedule.steps()) << "\n";
   }
   for (const auto &[p, sigma] : en.races)
     if (!got.count(p))

@@ -24,6 +24,7 @@
 #include "racepredict/analysis/observed_prefix.h"
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/analysis/trace_index.h"
+#include "racepredict/analysis/witness_schedule.h"
 
 #include <memory>
 #include <optional>
@@ -44,14 +45,13 @@ public:
   /// A validated witness `σ·a·b` of the race (a, b), or nullopt if the
   /// closure needs a or b or its schedule gets stuck (then the solver
   /// decides). Thread-safe: `find` only reads shared state.
-  std::optional<std::vector<Step>> find(EventId a, EventId b) const;
+  std::optional<WitnessSchedule> find(EventId a, EventId b) const;
   /// `find`'s two halves: from a checkpoint of the observed run (nullopt
   /// without checkpoints, or when the latest usable one is event 0), then
   /// from event 0. The driver runs the cheap forced-writer refutation
   /// between them: a closure from event 0 that fails costs its prefix.
-  std::optional<std::vector<Step>> findFromCheckpoint(EventId a,
-                                                      EventId b) const;
-  std::optional<std::vector<Step>> findFromStart(EventId a, EventId b) const;
+  std::optional<WitnessSchedule> findFromCheckpoint(EventId a, EventId b) const;
+  std::optional<WitnessSchedule> findFromStart(EventId a, EventId b) const;
 
 private:
   struct Closure;
@@ -59,14 +59,14 @@ private:
   /// can close (Closure::closeAll). `closed`: whether the closure itself
   /// succeeded (else only its schedule failed).
   /// `start`: the checkpoint the closure starts from, or null (event 0).
-  std::optional<std::vector<Step>>
+  std::optional<WitnessSchedule>
   attempt(EventId a, EventId b, bool closeAll,
           const ObservedPrefix::Checkpoint *start, bool *closed) const;
   /// The latest write of r's value to r's location before r in the trace
   /// that the closure may take, or kNone.
   EventId earlierWriterOfValue(const Closure &c, EventId r) const;
   bool close(Closure &c) const;
-  std::optional<std::vector<Step>>
+  std::optional<WitnessSchedule>
   schedule(const Closure &c, const ObservedPrefix::Checkpoint *start) const;
 
   const TraceIndex &idx_;

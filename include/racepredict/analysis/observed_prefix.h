@@ -13,6 +13,7 @@
 
 #include "racepredict/analysis/model_state.h"
 #include "racepredict/analysis/schedule_checker.h"
+#include "racepredict/analysis/witness_schedule.h"
 
 #include <vector>
 
@@ -38,13 +39,12 @@ public:
 
   /// The latest checkpoint whose events all come before `x`.
   const Checkpoint &before(EventId x) const;
-  /// The replay's first `n` steps.
-  std::vector<Step> steps(size_t n) const {
-    return {steps_.begin(), steps_.begin() + n};
-  }
+  /// The replay's first `n` steps, shared with every witness that starts
+  /// with them (analysis/witness_schedule.h).
+  WitnessSchedule steps(size_t n) const { return {steps_, n}; }
 
 private:
-  std::vector<Step> steps_;
+  std::shared_ptr<const SharedSteps> steps_;
   std::vector<Checkpoint> checkpoints_;
 };
 

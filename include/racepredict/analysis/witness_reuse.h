@@ -13,6 +13,7 @@
 
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/analysis/trace_index.h"
+#include "racepredict/analysis/witness_schedule.h"
 
 #include <deque>
 #include <optional>
@@ -22,20 +23,21 @@ namespace racepredict::analysis {
 
 class WitnessPool {
 public:
-  /// Keeps the `capacity` most recent witnesses (each costs its length).
+  /// Keeps the `capacity` most recent witnesses (each costs its own steps:
+  /// what it shares stays shared, and so does a cut of it).
   WitnessPool(const TraceIndex &idx, size_t capacity);
 
   /// Remembers a validated race witness σ·a·b.
-  void add(const std::vector<Step> &steps);
+  void add(const WitnessSchedule &steps);
 
   /// A validated witness `σ'·c·d` cut from a remembered one (the newest
   /// first), or nullopt if none has a prefix after which c and d are both
   /// next.
-  std::optional<std::vector<Step>> find(EventId c, EventId d) const;
+  std::optional<WitnessSchedule> find(EventId c, EventId d) const;
 
 private:
   struct Entry {
-    std::vector<Step> steps;
+    WitnessSchedule steps;
     /// done[t][p]: the index of the step that completes the event at
     /// position p of thread t (only for the events the witness runs).
     std::vector<std::vector<uint32_t>> done;

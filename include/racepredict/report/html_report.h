@@ -34,7 +34,10 @@ struct HtmlFinding {
   std::string summary; ///< the SUMMARY line's locations
   std::vector<trace::EventId> events;  ///< the finding's own events
   std::vector<std::string> eventNotes; ///< one headline per event
-  std::vector<trace::EventId> witness; ///< the schedule's steps
+  /// The schedule: the page's steps are its events. A race's shares
+  /// what the predictor's finding shares (analysis/witness_schedule.h):
+  /// expanded one finding at a time, while its model is written.
+  analysis::WitnessSchedule witness;
   /// Deadlock: each blocked request and the acquisition of the lock it
   /// waits for (the cycle, drawn as edges).
   std::vector<std::pair<trace::EventId, trace::EventId>> waitsFor;

@@ -42,5 +42,8 @@ void writeStreamedReport(std::ostream &out, const trace::Trace &t,
 void writeFindingEntry(JsonWriter &w, const nlohmann::ordered_json &entry,
                        const std::vector<trace::EventId> &witness,
                        const std::vector<analysis::Step> &steps);
+/// The same for a witness schedule, walked without expanding it.
+void writeFindingEntry(JsonWriter &w, const nlohmann::ordered_json &entry,
+                       const analysis::WitnessSchedule &schedule);
 
 } // namespace racepredict::report

@@ -8,6 +8,7 @@
 
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/analysis/trace_index.h"
+#include "racepredict/analysis/witness_schedule.h"
 #include "racepredict/solver/decision_progress.h"
 
 #include <cstdint>
@@ -76,10 +77,12 @@ struct RaceOptions {
 struct RaceFinding {
   EventId first; ///< first < second
   EventId second;
-  /// The schedule: events in order, ending with the two racing events.
-  std::vector<EventId> witness;
-  /// The same schedule with the release/arrival halves of waits/barriers.
-  std::vector<analysis::Step> steps;
+  /// The schedule, ending with the two racing events, with the
+  /// release/arrival halves of waits/barriers; its events (`events()`, the
+  /// reports' "witness") are its steps that are not halves. With
+  /// --all-pairs most of it is shared with other findings (the observed
+  /// run up to a checkpoint): expand it one finding at a time.
+  analysis::WitnessSchedule schedule;
 };
 
 struct UnknownPair {

@@ -2,6 +2,7 @@
 #include "analysis_pipeline.h"
 
 #include "racepredict/analysis/mhb.h"
+#include "racepredict/analysis/reduced_witness.h"
 #include "racepredict/batch/progress.h"
 #include "racepredict/property/parser.h"
 #include "racepredict/report/race_groups.h"
@@ -63,15 +64,14 @@ private:
 /// the whole trace's index, built at the first race).
 void mapToOriginal(AnalysisResult &res, const analysis::LocalReduction &red) {
   solver::RaceResult &r = res.races;
+  std::vector<analysis::WitnessSchedule *> witnesses;
   for (solver::RaceFinding &f : r.races) {
     f.first = red.original[f.first];
     f.second = red.original[f.second];
-    f.steps = analysis::expandSchedule(res.fullIndex(), red, f.steps, 2);
-    f.witness.clear();
-    for (const analysis::Step &s : f.steps)
-      if (!s.half)
-        f.witness.push_back(s.event);
+    witnesses.push_back(&f.schedule);
   }
+  if (!witnesses.empty())
+    analysis::expandSchedules(res.fullIndex(), red, witnesses, 2);
   for (solver::UnknownPair &u : r.unknowns) {
     u.first = red.original[u.first];
     u.second = red.original[u.second];

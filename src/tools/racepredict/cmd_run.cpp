@@ -306,9 +306,9 @@ int runRun(RunArgs a) {
     return fileIdx < files.size() ? files[fileIdx++] : std::string();
   };
   for (const auto &f : res->races.races)
-    jobs.push_back(
-        jobFor(replay::raceSchedule(*idx, f.steps, f.first, f.second, src),
-               nextFile()));
+    jobs.push_back(jobFor(
+        replay::raceSchedule(*idx, f.schedule.steps(), f.first, f.second, src),
+        nextFile()));
   for (const auto &d : res->deadlocks.deadlocks)
     jobs.push_back(
         jobFor(replay::deadlockSchedule(*idx, d.steps,

@@ -3,6 +3,7 @@
 
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/analysis/trace_index.h"
+#include "racepredict/analysis/witness_schedule.h"
 #include "racepredict/trace/text_format.h"
 
 #include <gtest/gtest.h>
@@ -38,6 +39,9 @@ eventsOf(const std::vector<analysis::Step> &steps) {
     out.push_back(s.event);
   return out;
 }
+inline std::vector<uint32_t> eventsOf(const analysis::WitnessSchedule &w) {
+  return eventsOf(w.steps());
+}
 
 /// `w` is a witness of the race (a, b) whose steps run exactly `events`
 /// (the pair last) and which the schedule checker accepts.
@@ -50,6 +54,13 @@ expectRaceWitness(const TraceFixture &f,
   EXPECT_EQ(
       analysis::checkRaceWitness(*f.idx, {w->begin(), w->end() - 2}, a, b),
       std::nullopt);
+}
+inline void expectRaceWitness(const TraceFixture &f,
+                              const std::optional<analysis::WitnessSchedule> &w,
+                              uint32_t a, uint32_t b,
+                              const std::vector<uint32_t> &events) {
+  ASSERT_TRUE(w.has_value());
+  expectRaceWitness(f, std::optional(w->steps()), a, b, events);
 }
 
 } // namespace racepredict::testsupport

@@ -11,11 +11,11 @@ namespace {
 
 using Fixture = testsupport::TraceFixture;
 
-std::vector<Step> steps(std::initializer_list<uint32_t> ids) {
+analysis::WitnessSchedule steps(std::initializer_list<uint32_t> ids) {
   std::vector<Step> s;
   for (uint32_t e : ids)
     s.push_back({e, false});
-  return s;
+  return analysis::WitnessSchedule(std::move(s));
 }
 
 // Two threads writing x, then y. The observed order is a witness of the

@@ -43,9 +43,10 @@ Pairs races(const std::string &text, bool filters = true,
   for (const auto &f : r.races) {
     out.insert({f.first, f.second});
     // The witness ends with the racing pair.
-    EXPECT_GE(f.witness.size(), 2u);
-    EXPECT_EQ(f.witness[f.witness.size() - 2], f.first);
-    EXPECT_EQ(f.witness.back(), f.second);
+    std::vector<analysis::EventId> w = f.schedule.events();
+    EXPECT_GE(w.size(), 2u);
+    EXPECT_EQ(w[w.size() - 2], f.first);
+    EXPECT_EQ(w.back(), f.second);
   }
   return out;
 }
@@ -173,6 +174,6 @@ TEST(RacePredictor, OutputDoesNotDependOnJobs) {
   ASSERT_EQ(one.races.size(), four.races.size());
   for (size_t i = 0; i < one.races.size(); ++i) {
     EXPECT_EQ(one.races[i].first, four.races[i].first);
-    EXPECT_EQ(one.races[i].witness, four.races[i].witness);
+    EXPECT_EQ(one.races[i].schedule, four.races[i].schedule);
   }
 }

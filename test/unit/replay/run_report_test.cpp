@@ -24,8 +24,10 @@ t2 rd y 1 @m.c:7:5@b
   solver::RaceResult races;
   report::RunReport r;
   Fixture() {
-    races.races.push_back({2, 3, {0, 1, 2, 3}, {{0}, {1}, {2}, {3}}});
-    races.races.push_back({4, 5, {0, 1, 2, 4, 3, 5}, {}});
+    races.races.push_back(
+        {2, 3, analysis::WitnessSchedule({{0}, {1}, {2}, {3}})});
+    races.races.push_back(
+        {4, 5, analysis::WitnessSchedule({{0}, {1}, {2}, {4}, {3}, {5}})});
     r.trace = &t;
     r.index = &idx;
     r.races = &races;

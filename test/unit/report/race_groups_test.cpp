@@ -18,9 +18,9 @@ t1 wr y 1 @q.c:5:3@inc @q.c:20@a
 t2 rd y 1 @q.c:9@get
 )");
   solver::RaceResult r;
-  r.races = {{2, 3, {}, {}}, {4, 5, {}, {}}};
+  r.races = {{2, 3, {}}, {4, 5, {}}};
   solver::RaceResult same = r;
-  same.races.push_back({2, 3, {}, {}});
+  same.races.push_back({2, 3, {}});
   oneRacePerLocationPair(t, same);
   ASSERT_EQ(same.races.size(), 2u); // (5,5) once, (5,9) once
   RaceExtent x = raceExtent(t, 2, 3);

@@ -120,7 +120,8 @@ TEST(Suppressions, PropertyRulesMatchTheName) {
 TEST(Suppressions, RemoveSuppressedFromAnAnalysis) {
   trace::Trace t = testutil::parse(testutil::kRaceTrace);
   solver::RaceResult r;
-  r.races.push_back({2, 4, {0, 1, 3, 2, 4}, {}});
+  r.races.push_back(
+      {2, 4, analysis::WitnessSchedule({{0}, {1}, {3}, {2}, {4}})});
   solver::DeadlockResult d;
   EXPECT_EQ(removeSuppressed(parseOk("race:other\n"), t, r, &d), 0u);
   EXPECT_EQ(r.races.size(), 1u);
