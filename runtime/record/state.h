@@ -71,6 +71,9 @@ struct ThreadState {
   /// thread, at its creation: tokenHandTo); its first acquisition is done
   /// in tokenAcquireSlow.
   bool granted;
+  /// Handed the token at its creation for a start turn of
+  /// start_turn_events (thread_hooks.cpp), not a whole quantum.
+  bool startTurn;
   /// The categories the hooks' fast path may record (access_hooks.cpp
   /// enterFast): events=, none once the thread ended or in replay mode or
   /// with the fenced token.

@@ -316,7 +316,12 @@ void onAcquired(ThreadState *ts) {
   // stale seq would give two events one number.
   if (next != ts->nextSeq)
     skipSeqs(ts, next - ts->nextSeq);
-  __atomic_store_n(&ts->quantum, quantumFor(ts), __ATOMIC_RELAXED);
+  // A new thread's first turn is its start turn (start_turn_events): then
+  // its creator, queued meanwhile, goes on.
+  uint32_t start = ts->startTurn ? g.opts.start_turn_events : 0;
+  ts->startTurn = false;
+  __atomic_store_n(&ts->quantum, start ? start : quantumFor(ts),
+                   __ATOMIC_RELAXED);
 }
 
 } // namespace
