@@ -8,6 +8,8 @@
 
 #include "state.h"
 
+#include "racepredict/abi/runtime.h"
+
 #include <string.h>
 
 namespace racepredict::rt {
@@ -79,5 +81,65 @@ putAccessFast(ThreadState *ts, unsigned kind, unsigned size, int64_t value,
   endRecordFast(ts, p, loc);
   __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
 }
+
+/// The thread state of a hook recording several events (a range copy).
+/// Replay gates each of them as if it were its own hook (leave, then enter
+/// again): a race witness may put another thread's step between two of
+/// them, e.g. end at a memcpy's first racing chunk (docs/replay.md).
+struct MultiEventHook {
+  ThreadState *ts;
+  bool started = false;
+  /// Before each event: false when it must not be recorded (recording
+  /// stopped, or replay is over and the thread no longer records).
+  bool next() {
+    if (!ts)
+      return false;
+    if (started && RP_UNLIKELY(gReplayOn)) {
+      leave(ts);
+      ts = enter(kRecAccess);
+      if (!ts)
+        return false;
+    }
+    started = true;
+    return true;
+  }
+  void finish() {
+    if (ts)
+      leave(ts);
+  }
+  /// finish() for a hook whose result is no read the pass can name.
+  template <typename T> T finishWith(T result) {
+    __racepredict_read_seq = 0;
+    finish();
+    return result;
+  }
+};
+
+/// Records a branch that depends on every earlier read of the thread
+/// (branch_hooks.cpp), unless there was none since the last one.
+void plainBranch(ThreadState *ts, uint32_t loc);
+
+/// Records the reads of [src, src + n) in the chunks load_range would use
+/// (memcmp, memchr: memory compared as memcpy copies it), for a hook that
+/// has entered already (h.ts null: nothing is recorded).
+void readChunks(MultiEventHook &h, const void *src, uint64_t n, uint32_t loc);
+
+// The string functions' accesses (string_hooks.cpp, string_read_hooks.cpp),
+// byte by byte: strings are byte arrays, written char by char as often as
+// copied, and the analysis compares accesses of one size at one address
+// only (docs/recording.md, "Limitations"). A chunking by alignment and
+// length made "job-7" copied in as 2-byte chunks and a 4-byte read of its
+// first four bytes different locations: no race. For a hook that has
+// entered already (h.ts null: nothing is recorded, the bytes still move).
+// Each byte read but the last is followed by a plain branch: whether the
+// function reads on is decided by the byte (its terminator, a difference,
+// the character sought), so a reordering that changes a byte read must not
+// keep the reads after it -- without the branch a witness did, and its
+// replay diverged where strlen stopped sooner.
+void readBytes(MultiEventHook &h, const void *src, uint64_t n, uint32_t loc);
+void copyBytes(MultiEventHook &h, void *dst, const void *src, uint64_t n,
+               uint32_t loc);
+void setBytes(MultiEventHook &h, void *dst, uint8_t byte, uint64_t n,
+              uint32_t loc);
 
 } // namespace racepredict::rt

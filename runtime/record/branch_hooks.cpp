@@ -10,7 +10,6 @@
 #include "racepredict/abi/runtime.h"
 
 namespace racepredict::rt {
-namespace {
 
 void plainBranch(ThreadState *ts, uint32_t loc) {
   // A plain branch with no read since the previous plain branch adds no
@@ -27,6 +26,8 @@ void plainBranch(ThreadState *ts, uint32_t loc) {
   endRecord(ts, p, loc);
   ts->readsSinceBranch = false;
 }
+
+namespace {
 
 /// True when a branch on exactly these reads adds nothing to what the
 /// thread's recorded branches already require (the model makes every event

@@ -22,33 +22,6 @@ unsigned chunkSize(uintptr_t a, uintptr_t b, uint64_t n) {
   return 1;
 }
 
-/// The thread state of a hook recording several events (a range copy).
-/// Replay gates each of them as if it were its own hook (leave, then enter
-/// again): a race witness may put another thread's step between two of
-/// them, e.g. end at a memcpy's first racing chunk (docs/replay.md).
-struct MultiEventHook {
-  ThreadState *ts;
-  bool started = false;
-  /// Before each event: false when it must not be recorded (recording
-  /// stopped, or replay is over and the thread no longer records).
-  bool next() {
-    if (!ts)
-      return false;
-    if (started && RP_UNLIKELY(gReplayOn)) {
-      leave(ts);
-      ts = enter(kRecAccess);
-      if (!ts)
-        return false;
-    }
-    started = true;
-    return true;
-  }
-  void finish() {
-    if (ts)
-      leave(ts);
-  }
-};
-
 /// Copies one aligned chunk from `src` to `dst`, recording the read of
 /// `src` (when recordRead) and the write of `dst` (when recordWrite).
 void copyChunk(MultiEventHook &h, void *dst, const void *src, unsigned g,
@@ -94,7 +67,48 @@ void copyRange(void *dst, const void *src, uint64_t n, bool recordRead,
   h.finish();
 }
 
+/// After a string function's byte read, when another follows: the
+/// function went on because of the byte's value (access_record.h).
+void decidedByByte(MultiEventHook &h, uint64_t i, uint64_t n, uint32_t loc) {
+  if (i + 1 < n && h.next() && !stopped())
+    plainBranch(h.ts, loc);
+}
+
 } // namespace
+
+void readChunks(MultiEventHook &h, const void *src, uint64_t n, uint32_t loc) {
+  auto s = reinterpret_cast<uintptr_t>(src);
+  unsigned g = chunkSize(0, s, n);
+  uint64_t scratch;
+  for (uint64_t i = 0; i < n && h.ts; i += g)
+    copyChunk(h, &scratch, reinterpret_cast<const void *>(s + i), g, true,
+              false, loc);
+}
+
+void readBytes(MultiEventHook &h, const void *src, uint64_t n, uint32_t loc) {
+  uint8_t scratch;
+  for (uint64_t i = 0; i < n && h.ts; ++i) {
+    copyChunk(h, &scratch, static_cast<const uint8_t *>(src) + i, 1, true,
+              false, loc);
+    decidedByByte(h, i, n, loc);
+  }
+}
+
+void copyBytes(MultiEventHook &h, void *dst, const void *src, uint64_t n,
+               uint32_t loc) {
+  for (uint64_t i = 0; i < n; ++i) {
+    copyChunk(h, static_cast<uint8_t *>(dst) + i,
+              static_cast<const uint8_t *>(src) + i, 1, true, true, loc);
+    decidedByByte(h, i, n, loc);
+  }
+}
+
+void setBytes(MultiEventHook &h, void *dst, uint8_t byte, uint64_t n,
+              uint32_t loc) {
+  for (uint64_t i = 0; i < n; ++i)
+    copyChunk(h, static_cast<uint8_t *>(dst) + i, &byte, 1, false, true, loc);
+}
+
 } // namespace racepredict::rt
 
 using namespace racepredict::rt;
