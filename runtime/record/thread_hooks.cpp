@@ -260,9 +260,9 @@ int __racepredict_pthread_create(pthread_t *t, const pthread_attr_t *attr,
       // started, so the child's first steps come before its creator's next
       // ones: the routine of a pthread_once both call, the first use of a
       // lazily built table, is the child's in its run. The creator hands
-      // the token over for the child's first start_turn_events events
-      // only: a whole turn let short threads run to their end before their
-      // creator's next statement, which ordered them before it
+      // the token over for the child's first start_turn_events hook
+      // calls only: a whole turn let short threads run to their end before
+      // their creator's next statement, which ordered them before it
       // (docs/recording.md, "The schedule").
       if (cs && (g.opts.handoff_at_create || g.opts.start_turn_events)) {
         cs->startTurn = !g.opts.handoff_at_create;
