@@ -267,6 +267,12 @@ int __racepredict_pthread_create(pthread_t *t, const pthread_attr_t *attr,
       if (cs && (g.opts.handoff_at_create || g.opts.start_turn_events)) {
         cs->startTurn = !g.opts.handoff_at_create;
         leaveToChild(ts, cs);
+        // The creator queues for the token at once, as TSan's waits for
+        // its child to start: queued at its next event instead, a creator
+        // the kernel had not run that far (a loaded machine) was not there
+        // when the start turn ended, and the child ran to its end.
+        if (cs->startTurn && (ts = enter(kRecThread)))
+          leave(ts);
         return r;
       }
     }
