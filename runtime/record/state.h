@@ -71,6 +71,14 @@ struct ThreadState {
   /// thread, at its creation: tokenHandTo); its first acquisition is done
   /// in tokenAcquireSlow.
   bool granted;
+  /// In its start turn: handed the token at its creation for
+  /// start_turn_events hook calls (thread_hooks.cpp), not a whole quantum,
+  /// and more while it holds a lock (token.cpp). Cleared when it lets go.
+  bool startTurn;
+  uint32_t startTurnExtra; ///< hook calls the start turn was extended by
+  /// Locks this thread holds, as recorded: acquires (read ones too) less
+  /// releases (trace_writer.cpp recordSimple).
+  uint32_t locksHeld;
   /// The categories the hooks' fast path may record (access_hooks.cpp
   /// enterFast): events=, none once the thread ended or in replay mode or
   /// with the fenced token.

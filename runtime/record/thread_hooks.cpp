@@ -189,6 +189,25 @@ void onceTrampoline() {
   *ran = true;
 }
 
+/// Whether pthread_once(ctl) will wait for another thread's init routine.
+/// Read with the token held (glibc's once word: 0 not started, bit 1 in
+/// progress, bit 2 done): then no other recorded caller can start the
+/// routine before this one calls the real pthread_once, which therefore
+/// runs it (not started) or returns at once (done). Handing the token on
+/// in those cases too let the other callers go first: a thread that
+/// called pthread_once first, as a worker does on its first task, saw
+/// its creator win the race into the routine in every recording, so a
+/// race of the routine's writes with the creator's unlocked peek at their
+/// result was on a path no trace contained (once_config.c).
+bool onceMayBlock(pthread_once_t *ctl) {
+  ThreadState *ts = gReplayOn ? nullptr : enter(kRecSync);
+  if (!ts)
+    return true;
+  int word = __atomic_load_n(reinterpret_cast<int *>(ctl), __ATOMIC_ACQUIRE);
+  leave(ts); // the token stays with this thread until its next event
+  return (word & 3) == 1;
+}
+
 } // namespace
 
 void threadEndKeyInit() {
@@ -237,8 +256,23 @@ int __racepredict_pthread_create(pthread_t *t, const pthread_attr_t *attr,
     if (!stopped()) {
       uint64_t ops[1] = {child};
       recordSimple(ts, RP_FORK, loc, ops, 1);
-      if (cs && g.opts.handoff_at_create) {
+      // ThreadSanitizer's pthread_create returns once the child has
+      // started, so the child's first steps come before its creator's next
+      // ones: the routine of a pthread_once both call, the first use of a
+      // lazily built table, is the child's in its run. The creator hands
+      // the token over for the child's first start_turn_events hook
+      // calls only: a whole turn let short threads run to their end before
+      // their creator's next statement, which ordered them before it
+      // (docs/recording.md, "The schedule").
+      if (cs && (g.opts.handoff_at_create || g.opts.start_turn_events)) {
+        cs->startTurn = !g.opts.handoff_at_create;
         leaveToChild(ts, cs);
+        // The creator queues for the token at once, as TSan's waits for
+        // its child to start: queued at its next event instead, a creator
+        // the kernel had not run that far (a loaded machine) was not there
+        // when the start turn ended, and the child ran to its end.
+        if (cs->startTurn && (ts = enter(kRecThread)))
+          leave(ts);
         return r;
       }
     }
@@ -311,7 +345,8 @@ int __racepredict_pthread_once(pthread_once_t *ctl, void (*fn)(void),
     // Not deadlockable: this thread may be the one that runs the routine
     // (then it is not blocked at all while the call lasts).
     replayBeforeBlocking(key(ctl), RP_SEMWAIT, loc, false);
-  beforeBlocking(); // another thread may be running the routine
+  if (onceMayBlock(ctl))
+    beforeBlocking(); // another thread runs the routine: it needs the token
   int r = real_pthread_once()(ctl, onceTrampoline);
   if (RP_UNLIKELY(gReplayOn))
     replayAfterBlocking();

@@ -354,6 +354,10 @@ void recordSimple(ThreadState *ts, unsigned kind, uint32_t loc,
   for (int i = 0; i < n; ++i)
     p = putVarint(p, ops[i]);
   endRecord(ts, p, loc);
+  if (kind == RP_ACQUIRE || kind == RP_RACQUIRE)
+    ++ts->locksHeld;
+  else if (kind == RP_RELEASE && ts->locksHeld)
+    --ts->locksHeld;
   // The wait's return is recorded: it implies the release half. (Inside
   // the hook: the exit flusher sees both or neither.)
   if (kind == RP_WAIT)

@@ -1,0 +1,145 @@
+//===- record/access_record.h - Recording one access ---------- -*- C++ -*-===//
+//
+// What the access hooks share (access_hooks.cpp, range_hooks.cpp,
+// atomic_hooks.cpp, string_hooks.cpp): the value encoding and the two ways
+// of recording an access, the general one (enter/leave) and the fast one.
+//
+#pragma once
+
+#include "state.h"
+
+#include "racepredict/abi/runtime.h"
+
+#include <string.h>
+
+namespace racepredict::rt {
+
+inline int64_t signExtend(uint64_t raw, unsigned size) {
+  switch (size) {
+  case 1:
+    return static_cast<int8_t>(raw);
+  case 2:
+    return static_cast<int16_t>(raw);
+  case 4:
+    return static_cast<int32_t>(raw);
+  default:
+    return static_cast<int64_t>(raw);
+  }
+}
+
+/// Records an access; its location is its address (the reader renames it
+/// after writes the trace cannot show, trace/hidden_writes.cpp).
+__attribute__((always_inline)) inline void
+putAccess(ThreadState *ts, unsigned kind, unsigned size, int64_t value,
+          uint32_t loc, const void *addr) {
+  if (RP_UNLIKELY(gReplayOn))
+    replayCommit(ts, kind, loc, nullptr, 0, key(addr), size);
+  uint8_t *p = beginAccess(ts, kind, key(addr), size, loc);
+  p = putVarint(p, zigzag(value));
+  endRecord(ts, p, loc);
+}
+
+template <typename T> uint64_t rawBits(T v) {
+  uint64_t raw = 0;
+  memcpy(&raw, &v, sizeof v);
+  return raw;
+}
+
+/// The common case of a hook, without any call (so the hook needs no stack
+/// frame): this thread holds the token with quantum left, its call stack
+/// is already in the trace, its buffer has room for the record and
+/// nothing unusual is on (replay, the fenced token, events= without the
+/// category: fastMask). Returns null, having changed nothing, otherwise;
+/// else the caller records and lowers inHook itself. Recording stopped is
+/// not checked: a record written after the exit flusher's snapshot is
+/// simply not written out (flushing, on the general path, checks it), and
+/// the room check keeps the buffer from overflowing meanwhile.
+inline ThreadState *enterFast(uint32_t category) {
+  ThreadState *ts = tlsState;
+  if (RP_UNLIKELY(!ts || ts->inHook || !(ts->fastMask & category)))
+    return nullptr;
+  ts->inHook = kInHook;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST); // Dekker with a stealer: enterAs
+  if (RP_LIKELY(__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) == ts &&
+                __atomic_load_n(&ts->quantum, __ATOMIC_RELAXED) > 1 &&
+                ts->len + kMaxRecord <= ts->cap &&
+                ts->synced == ts->traceDepth && ts->synced == shownDepth(ts))) {
+    takeQuantum(ts);
+    return ts;
+  }
+  __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+  return nullptr;
+}
+
+/// Records a plain access on the fast path (see enterFast) and leaves.
+__attribute__((always_inline)) inline void
+putAccessFast(ThreadState *ts, unsigned kind, unsigned size, int64_t value,
+              uint32_t loc, const void *addr) {
+  // The stack is in the trace (enterFast): no stack record.
+  uint8_t *p = putAccessHead(ts, ts->buf + ts->len, kind, key(addr), size, loc);
+  p = putVarint(p, zigzag(value));
+  endRecordFast(ts, p, loc);
+  __atomic_store_n(&ts->inHook, kOutside, __ATOMIC_RELEASE);
+}
+
+/// The thread state of a hook recording several events (a range copy).
+/// Replay gates each of them as if it were its own hook (leave, then enter
+/// again): a race witness may put another thread's step between two of
+/// them, e.g. end at a memcpy's first racing chunk (docs/replay.md).
+struct MultiEventHook {
+  ThreadState *ts;
+  bool started = false;
+  /// Before each event: false when it must not be recorded (recording
+  /// stopped, or replay is over and the thread no longer records).
+  bool next() {
+    if (!ts)
+      return false;
+    if (started && RP_UNLIKELY(gReplayOn)) {
+      leave(ts);
+      ts = enter(kRecAccess);
+      if (!ts)
+        return false;
+    }
+    started = true;
+    return true;
+  }
+  void finish() {
+    if (ts)
+      leave(ts);
+  }
+  /// finish() for a hook whose result is no read the pass can name.
+  template <typename T> T finishWith(T result) {
+    __racepredict_read_seq = 0;
+    finish();
+    return result;
+  }
+};
+
+/// Records a branch that depends on every earlier read of the thread
+/// (branch_hooks.cpp), unless there was none since the last one.
+void plainBranch(ThreadState *ts, uint32_t loc);
+
+/// Records the reads of [src, src + n) in the chunks load_range would use
+/// (memcmp, memchr: memory compared as memcpy copies it), for a hook that
+/// has entered already (h.ts null: nothing is recorded).
+void readChunks(MultiEventHook &h, const void *src, uint64_t n, uint32_t loc);
+
+// The string functions' accesses (string_hooks.cpp, string_read_hooks.cpp),
+// byte by byte: strings are byte arrays, written char by char as often as
+// copied, and the analysis compares accesses of one size at one address
+// only (docs/recording.md, "Limitations"). A chunking by alignment and
+// length made "job-7" copied in as 2-byte chunks and a 4-byte read of its
+// first four bytes different locations: no race. For a hook that has
+// entered already (h.ts null: nothing is recorded, the bytes still move).
+// Each byte read but the last is followed by a plain branch: whether the
+// function reads on is decided by the byte (its terminator, a difference,
+// the character sought), so a reordering that changes a byte read must not
+// keep the reads after it -- without the branch a witness did, and its
+// replay diverged where strlen stopped sooner.
+void readBytes(MultiEventHook &h, const void *src, uint64_t n, uint32_t loc);
+void copyBytes(MultiEventHook &h, void *dst, const void *src, uint64_t n,
+               uint32_t loc);
+void setBytes(MultiEventHook &h, void *dst, uint8_t byte, uint64_t n,
+              uint32_t loc);
+
+} // namespace racepredict::rt
