@@ -5,7 +5,8 @@
 // observed order never has: the closure fast path cannot build it, the
 // greedy schedule that runs a's and b's threads first can; and on one where
 // both step orders get stuck until a write that overwrote a read's value is
-// held back (the repair of a stuck run). Every witness
+// held back (the repair of a stuck run); and on one where a read after its
+// thread's last branch must see another value. Every witness
 // it returns passes the schedule checker and ends with the racing pair.
 //
 #include "racepredict/analysis/closure_witness.h"
@@ -93,6 +94,34 @@ TEST(GreedyWitness, HoldsBackAWriteThatOverwroteAStuckReadsValue) {
   expectOnlyGreedyWitness(
       kResetBeforeTheReader, 10, 17,
       {0, 1, 2, 3, 4, 5, 6, 8, 12, 13, 14, 7, 9, 15, 16, 10, 17});
+}
+
+// kReadBetweenTwoWrites, and t1 then reads u = 1, which only t0 writes,
+// after a: no value-keeping order reaches b. That read sees 0 and is
+// allowed to: no branch or feeding write of t1 follows it, so it does not
+// matter (PairSlice::matters), and σ·a·b passes the checker with it.
+const char *kReadAfterTheLastBranch = R"(
+t0 begin
+t0 fork t1
+t0 fork t2
+t2 begin
+t2 wr x 1
+t2 wr x 0
+t2 wr z 1
+t0 wr y 1
+t0 wr x 1
+t0 wr u 1
+t1 begin
+t1 rd x 1
+t1 rd z 1
+t1 br
+t1 rd u 1
+t1 wr y 2
+)";
+
+TEST(GreedyWitness, AReadThatDoesNotMatterMaySeeAnotherValue) {
+  expectOnlyGreedyWitness(kReadAfterTheLastBranch, 7, 15,
+                          {0, 1, 2, 10, 3, 4, 11, 5, 6, 12, 13, 14, 7, 15});
 }
 
 } // namespace
