@@ -11,6 +11,22 @@ namespace racepredict::solver {
 
 using Clock = std::chrono::steady_clock;
 
+namespace {
+
+/// race(a, b) is part of every encoding of a slice with a racing pair.
+void noQuery(SliceEncoding &, FormulaPool &) {}
+
+/// σ·a·b: the prefix must leave a and b both enabled.
+WitnessCheck raceCheck(const analysis::Slicer &slicer, analysis::EventId a,
+                       analysis::EventId b) {
+  return [&slicer, a, b](const std::vector<analysis::Step> &sigma) {
+    std::vector<analysis::Step> prefix(sigma.begin(), sigma.end() - 2);
+    return analysis::checkRaceWitness(slicer.index(), prefix, a, b);
+  };
+}
+
+} // namespace
+
 PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver *solver,
                       analysis::EventId a, analysis::EventId b,
                       const PairSolveOptions &opts) {
@@ -39,14 +55,35 @@ PairVerdict solvePair(const analysis::Slicer &slicer, QuerySolver *solver,
     v.sliceUnits = slice.units();
     return v;
   }
-  // race(a, b) is part of every encoding of a slice with a racing pair.
-  auto noQuery = [](SliceEncoding &, FormulaPool &) {};
-  auto check = [&](const std::vector<analysis::Step> &sigma) {
-    // σ·a·b: the prefix must leave a and b both enabled.
-    std::vector<analysis::Step> prefix(sigma.begin(), sigma.end() - 2);
-    return analysis::checkRaceWitness(slicer.index(), prefix, a, b);
-  };
-  return solveSlice(slicer, *solver, std::move(slice), noQuery, check, opts);
+  return solveSlice(slicer, *solver, std::move(slice), noQuery,
+                    raceCheck(slicer, a, b), opts);
+}
+
+PairVerdict solveRestricted(const analysis::Slicer &slicer, QuerySolver &solver,
+                            analysis::EventId a, analysis::EventId b,
+                            uint32_t back, const PairSolveOptions &opts) {
+  PairVerdict deferred;
+  deferred.reason = kFormulaDeferred;
+  analysis::EventId first = std::min(a, b);
+  // Under --window the slicer is restricted already.
+  if (back == 0 || first <= back || slicer.options().windowBegin > 0 ||
+      slicer.options().windowEnd != analysis::kNone)
+    return deferred;
+  analysis::SliceOptions so = slicer.options();
+  so.windowBegin = first - back;
+  analysis::Slicer restricted(slicer.index(), slicer.mhb(), so);
+  analysis::PairSlice slice;
+  if (!restricted.slice(a, b, &slice))
+    return deferred; // ordered only with the prefix frozen
+  PairVerdict v = solveSlice(restricted, solver, std::move(slice), noQuery,
+                             raceCheck(slicer, a, b), opts);
+  if (v.status != CheckResult::Sat) {
+    deferred.checks = v.checks;
+    deferred.sliceUnits = v.sliceUnits; // queried: not 0
+    return deferred;
+  }
+  v.restricted = true;
+  return v;
 }
 
 PairVerdict solveSlice(const analysis::Slicer &slicer, QuerySolver &solver,

@@ -50,11 +50,18 @@ constexpr size_t kReusedWitnesses = 8;
 const char *const kBudget = "trace budget exhausted";
 
 /// Which stages one call of Decider::decide runs. --all-pairs decides a
-/// shard in two passes (issue 17, `mixed`): every candidate first by the
-/// stages before the formula, then the ones left by the solver. A slow
-/// satisfiable query then no longer spends the trace budget that the cheap
-/// verdicts of the candidates after it needed; each verdict is the same.
-enum class Pass { All, BeforeFormula, Formula };
+/// shard in passes (issue 17, `mixed`): every candidate first by the
+/// stages before the formula, then the ones left by a query restricted to
+/// the events just before the pair (solveRestricted: only its "race" is an
+/// answer), then the rest by the full query. A slow satisfiable query then
+/// no longer spends the trace budget that the cheaper verdicts of the
+/// candidates after it needed; each verdict is the same.
+enum class Pass { All, BeforeFormula, Restricted, Formula };
+
+/// A restricted query's time-out (at most the per-query one): on `mixed`
+/// 10K those that are sat take 0.1–1.5 s (bench/RESULTS.md); a longer one
+/// would spend the budget the full queries need.
+constexpr unsigned kRestrictedTimeoutMs = 2000;
 
 struct Outcome {
   EventId first, second;
@@ -63,6 +70,7 @@ struct Outcome {
   bool reused = false;     ///< fast: cut from an earlier witness
   bool searched = false;   ///< fast: the greedy schedule on the slice
   bool repaired = false;   ///< searched: after a repair of a stuck run
+  bool restricted = false; ///< by the restricted query (Pass::Restricted)
   bool propagated = false; ///< unsat without a solver check
   analysis::WitnessSchedule steps;
   std::string reason;
@@ -108,6 +116,7 @@ public:
     std::unique_ptr<OrderSolver> whole;
     std::unique_ptr<QuerySolver> sliced;
     std::unique_ptr<analysis::WitnessPool> witnesses; ///< --all-pairs
+    size_t restrictedQueries = 0; ///< Pass::Restricted: slices queried
   };
 
   /// Whether there are stages before the formula (Pass::BeforeFormula).
@@ -159,7 +168,7 @@ private:
     // The formula pass skips these: the first pass ran them. A refuted
     // pair has no witness: the refutation goes before the closure from
     // event 0, whose failure costs the whole prefix.
-    bool before = pass != Pass::Formula;
+    bool before = pass == Pass::All || pass == Pass::BeforeFormula;
     if (before && closure_ && fast(closure_->findFromCheckpoint(a, b)))
       return o;
     if (before && refuter_ && refuter_->refutes(a, b)) {
@@ -201,10 +210,18 @@ private:
     if (!sh.sliced && pass != Pass::BeforeFormula)
       sh.sliced = makeZ3QuerySolver(opts_.dumpSmt2Dir);
     PairSolveOptions po = po_;
-    po.greedy &= pass != Pass::Formula;
-    PairVerdict v = solvePair(
-        slicer, pass == Pass::BeforeFormula ? nullptr : sh.sliced.get(), a, b,
-        po);
+    po.greedy &= pass == Pass::All || pass == Pass::BeforeFormula;
+    PairVerdict v;
+    if (pass == Pass::Restricted) {
+      po.timeoutMs = po.timeoutMs ? std::min(po.timeoutMs, kRestrictedTimeoutMs)
+                                  : kRestrictedTimeoutMs;
+      v = solveRestricted(slicer, *sh.sliced, a, b, opts_.restrictedBack, po);
+      sh.restrictedQueries += v.sliceUnits > 0;
+    } else {
+      v = solvePair(slicer,
+                    pass == Pass::BeforeFormula ? nullptr : sh.sliced.get(), a,
+                    b, po);
+    }
     o.status = v.status;
     o.reason = v.reason;
     o.checks = v.checks;
@@ -214,6 +231,7 @@ private:
     o.propagated = v.propagated;
     o.fast = o.searched = v.searched;
     o.repaired = v.repaired;
+    o.restricted = v.restricted;
     if (v.status == CheckResult::Sat)
       o.steps = analysis::WitnessSchedule(std::move(v.steps));
     return o;
@@ -404,12 +422,31 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
       }
     }
   });
+  if (opts.restrictedBack > 0)
+    forEachShard(jobs, [&](size_t s) {
+      std::vector<size_t> left;
+      for (size_t i : later[s]) {
+        Outcome o = decide(state[s], cands[i].first, cands[i].second, i,
+                           Pass::Restricted);
+        if (o.reason == kFormulaDeferred)
+          left.push_back(i);
+        else
+          decided[s].push_back(std::move(o));
+      }
+      later[s].swap(left);
+      // One Z3 context per shard alive at a time, as in the formula pass
+      // (16 at once: +215 MB on mixed 800).
+      state[s].sliced.reset();
+    });
   forEachShard(jobs, [&](size_t s) {
     for (size_t i : later[s])
       decided[s].push_back(
           decide(state[s], cands[i].first, cands[i].second, i, Pass::Formula));
-    state[s] = {}; // its solver context and witnesses
+    // Its solver context and witnesses; the count stays for the stats.
+    state[s] = {nullptr, nullptr, nullptr, state[s].restrictedQueries};
   });
+  for (const Decider::Shard &sh : state)
+    result.stats.restrictedQueries += sh.restrictedQueries;
   result.stats.solveSeconds = since(solveStart) - result.stats.encodeSeconds;
 
   std::vector<Outcome> all;
@@ -424,6 +461,7 @@ RaceResult predictRaces(const analysis::TraceIndex &idx,
     result.stats.reusedWitnesses += o.reused;
     result.stats.searchedWitnesses += o.searched;
     result.stats.repairedWitnesses += o.repaired;
+    result.stats.restrictedWitnesses += o.restricted;
     if (o.fast)
       ++result.stats.closureWitnesses;
     else if (o.propagated)

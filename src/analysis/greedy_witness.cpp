@@ -27,17 +27,29 @@ struct Run {
   bool reached = false; ///< a and b are next and both enabled
 };
 
+/// Whether running `e` now would let a read that matters (PairSlice::matters:
+/// a later branch or a feeding write depends on it) see a value other than
+/// its recorded one. A read that does not matter may see any value: no
+/// branch the witness runs depends on it, and a write of its thread after
+/// it that becomes unknown (⊥) cannot feed a read that matters without that
+/// read failing this same test.
+bool stuckAt(const TraceIndex &idx, const ModelState &st,
+             const PairSlice &slice, EventId e) {
+  return !st.wouldBeConcrete(e) && slice.matters(idx, e);
+}
+
 /// One greedy run (see the header): σ after which a and b are next and
 /// enabled, or the σ at which every thread that may still move would read a
-/// value other than its recorded one, is blocked, is at its cap, or is a
-/// write held back by `delays`. A step is applied only when `blocked` allows
-/// it, so the run is the checker's replay of σ (executeSchedule) and ends
-/// with the checker's own last test, not a second replay (as
-/// closure_witness.cpp does). `targetsFirst`: a's and b's threads move
-/// whenever they can; otherwise the step earliest in the observed trace
+/// value other than its recorded one where that read matters, is blocked,
+/// is at its cap, or is a write held back by `delays`. A step is applied only
+/// when `blocked` allows it, so the run is the checker's replay of σ
+/// (executeSchedule) and ends with the checker's own last test, not a second
+/// replay (as closure_witness.cpp does). `targetsFirst`: a's and b's threads
+/// move whenever they can; otherwise the step earliest in the observed trace
 /// goes first.
-Run greedyRun(const TraceIndex &idx, const std::vector<uint32_t> &cap,
-              EventId a, EventId b, bool targetsFirst, const Delays &delays) {
+Run greedyRun(const TraceIndex &idx, const PairSlice &slice,
+              const std::vector<uint32_t> &cap, EventId a, EventId b,
+              bool targetsFirst, const Delays &delays) {
   const trace::Trace &tr = idx.trace();
   ThreadId ta = tr.events[a].thread, tb = tr.events[b].thread;
   Run run{{}, ModelState(idx)};
@@ -63,8 +75,9 @@ Run greedyRun(const TraceIndex &idx, const std::vector<uint32_t> &cap,
       if (2 * idx.posInThread(e) + (s.half ? 0 : 1) >= cap[t])
         continue;
       std::pair<bool, EventId> key{targetsFirst && t != ta && t != tb, e};
-      if ((found && !(key < bestKey)) || (!s.half && !st.wouldBeConcrete(e)) ||
-          heldBack(e) || st.blocked(s))
+      if ((found && !(key < bestKey)) ||
+          (!s.half && stuckAt(idx, st, slice, e)) || heldBack(e) ||
+          st.blocked(s))
         continue;
       found = true;
       best = s;
@@ -93,9 +106,9 @@ int64_t seenValue(const trace::Trace &tr, const trace::Event &ev) {
 /// the next run; a write of r's own thread in between rules this out (r
 /// cannot move before it). Reads whose value no write of σ produced are left
 /// to the other threads' progress. Returns whether anything new was learnt.
-bool repairStuckReads(const TraceIndex &idx, const Run &run,
-                      const std::vector<uint32_t> &cap, EventId a, EventId b,
-                      Delays &delays) {
+bool repairStuckReads(const TraceIndex &idx, const PairSlice &slice,
+                      const Run &run, const std::vector<uint32_t> &cap,
+                      EventId a, EventId b, Delays &delays) {
   const trace::Trace &tr = idx.trace();
   bool learnt = false;
   for (ThreadId t = 0; t < idx.numThreads(); ++t) {
@@ -103,7 +116,7 @@ bool repairStuckReads(const TraceIndex &idx, const Run &run,
     if (r == kNone || r == a || r == b || 2 * idx.posInThread(r) + 1 >= cap[t])
       continue;
     const trace::Event &rev = tr.events[r];
-    if (!trace::readsValue(rev.kind) || run.state.wouldBeConcrete(r))
+    if (!trace::readsValue(rev.kind) || !stuckAt(idx, run.state, slice, r))
       continue;
     int64_t v = seenValue(tr, rev);
     // σ positions of the writes to x; the last that stored v.
@@ -154,7 +167,7 @@ std::optional<std::vector<Step>> findGreedyWitness(const TraceIndex &idx,
     for (int order = 0; order < 2; ++order) {
       if (!open[order])
         continue;
-      Run run = greedyRun(idx, cap, a, b, order == 1, delays[order]);
+      Run run = greedyRun(idx, slice, cap, a, b, order == 1, delays[order]);
       if (run.reached) {
         run.sigma.push_back({a});
         run.sigma.push_back({b});
@@ -162,7 +175,7 @@ std::optional<std::vector<Step>> findGreedyWitness(const TraceIndex &idx,
           *repaired = round > 0;
         return std::move(run.sigma);
       }
-      open[order] = repairStuckReads(idx, run, cap, a, b, delays[order]);
+      open[order] = repairStuckReads(idx, slice, run, cap, a, b, delays[order]);
     }
   return std::nullopt;
 }

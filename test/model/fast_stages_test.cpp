@@ -14,7 +14,10 @@
 // runs --all-pairs in two passes (the formula only after every cheap
 // verdict), the solver-alone one in one. Closures that start from checkpoints
 // of the observed run (analysis/observed_prefix.h; a few events apart here,
-// hundreds by default) change no verdict either, only witnesses.
+// hundreds by default) change no verdict either, only witnesses, and
+// neither do the queries restricted to the events just before a pair
+// (solver/pair_solver.h, solveRestricted; a few events here, 1,000 by
+// default), whose "race" is an answer and whose "no race" is not.
 //
 #include "model_check.h"
 #include "random_trace.h"
@@ -33,15 +36,17 @@ using namespace racepredict::testsupport;
 namespace {
 
 struct Totals {
-  size_t reused = 0, refuted = 0, searched = 0, repaired = 0;
+  size_t reused = 0, refuted = 0, searched = 0, repaired = 0, restricted = 0;
   /// Races whose witness differs from the one without checkpoints.
   size_t fromCheckpoints = 0;
 };
 
 /// `checkpoints`: RaceOptions::observedCheckpoints of the fast run (0: the
-/// default).
+/// default); `restrictedBack`: RaceOptions::restrictedBack (0: the default,
+/// longer than these traces).
 void runMix(const TraceFeatures &f, uint64_t seedBase, int count,
-            Totals *totals, size_t checkpoints = 0) {
+            Totals *totals, size_t checkpoints = 0,
+            uint32_t restrictedBack = 0) {
   RandomTraceOptions o;
   o.features = f;
   o.minEvents = 40;
@@ -60,6 +65,8 @@ void runMix(const TraceFeatures &f, uint64_t seedBase, int count,
     solver::RaceOptions ro;
     ro.allPairs = true;
     ro.jobs = 2;
+    if (restrictedBack > 0)
+      ro.restrictedBack = restrictedBack;
     solver::RaceResult fast = solver::predictRaces(idx, ro);
     if (checkpoints > 0) { // the default ones are too far apart here
       solver::RaceOptions shared = ro;
@@ -76,6 +83,7 @@ void runMix(const TraceFeatures &f, uint64_t seedBase, int count,
     totals->refuted += fast.stats.propagatedUnsat;
     totals->searched += fast.stats.searchedWitnesses;
     totals->repaired += fast.stats.repairedWitnesses;
+    totals->restricted += fast.stats.restrictedWitnesses;
     Pairs got, want;
     std::string why;
     for (const auto &r : fast.races) {
@@ -133,4 +141,13 @@ TEST(FastStagesChangeNoVerdict, ClosuresFromCheckpointsOfTheObservedRun) {
   Totals totals;
   runMix(f, 43000000, 150, &totals, 4);
   EXPECT_GT(totals.fromCheckpoints, 0u);
+}
+
+TEST(FastStagesChangeNoVerdict, QueriesRestrictedToTheEventsBeforeThePair) {
+  TraceFeatures f;
+  f.counters = f.precise = f.writeDeps = f.condvars = f.semaphores =
+      f.barriers = f.rwlocks = f.tryfail = true;
+  Totals totals;
+  runMix(f, 44000000, 150, &totals, 0, 6);
+  EXPECT_GT(totals.restricted, 0u);
 }

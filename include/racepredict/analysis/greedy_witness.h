@@ -2,8 +2,9 @@
 //
 // A polynomial attempt at a candidate before its formula is built (issue
 // 17, `mixed`): execute the trace on the model state, one enabled step at a
-// time, never letting a read see anything but its recorded value (every
-// read stays concrete, so every branch stays enabled), until the threads of
+// time, never letting a read that matters see anything but its recorded
+// value (those reads stay concrete, so every branch stays enabled; a read
+// that does not matter, PairSlice::matters, may see any), until the threads of
 // a and b stand at a and b. Among the enabled steps it takes the one
 // earliest in the observed order, or first the steps of a's and b's
 // threads; a thread never passes its slice cap (what must follow a or b).

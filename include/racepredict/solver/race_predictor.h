@@ -66,6 +66,12 @@ struct RaceOptions {
   /// least this many events apart (analysis/observed_prefix.h); 0: every
   /// closure from event 0 (tests set a few to exercise short traces).
   size_t observedCheckpoints = 256;
+  /// --all-pairs: before a candidate's full query, a query with the
+  /// observed run frozen up to this many events before the earlier of the
+  /// pair (solver/pair_solver.h, solveRestricted); 0: none. On `mixed` 10K
+  /// 500 / 1,000 / 2,000 / 4,000 events settle 22 / 32 / 15 / 1 of 120
+  /// (the wider ones time out: bench/RESULTS.md); tests set a few.
+  uint32_t restrictedBack = 1000;
   /// Called (under a lock, from any worker) whenever a candidate is decided
   /// or the number left changes: the command line's progress line.
   ProgressCallback onProgress;
@@ -108,6 +114,10 @@ struct RaceStats {
   size_t searchedWitnesses = 0;
   /// Of searchedWitnesses: after a repair of a stuck run.
   size_t repairedWitnesses = 0;
+  /// --all-pairs: restricted queries (RaceOptions::restrictedBack) and,
+  /// of those, the races they settled (each also a solver call).
+  size_t restrictedQueries = 0;
+  size_t restrictedWitnesses = 0;
   /// No race, without a solver check (a read every witness needs has no
   /// writer left: analysis/forced_writers.h, pair_solver.h).
   size_t propagatedUnsat = 0;

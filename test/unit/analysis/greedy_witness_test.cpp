@@ -5,7 +5,8 @@
 // observed order never has: the closure fast path cannot build it, the
 // greedy schedule that runs a's and b's threads first can; and on one where
 // both step orders get stuck until a write that overwrote a read's value is
-// held back (the repair of a stuck run). Every witness
+// held back (the repair of a stuck run); and on one where a read after its
+// thread's last branch must see another value. Every witness
 // it returns passes the schedule checker and ends with the racing pair.
 //
 #include "racepredict/analysis/closure_witness.h"
@@ -39,7 +40,7 @@ void expectOnlyGreedyWitness(const char *text, uint32_t a, uint32_t b,
 // a, event 8) and then z = 1, which t2 writes after resetting x to 0. A
 // witness must run t1's read of x between t2's two writes of x, i.e. before
 // t2's events that the observed order puts first.
-const char *kReadBetweenTwoWrites = R"(
+const std::string kUpToTheBranch = R"(
 t0 begin
 t0 fork t1
 t0 fork t2
@@ -53,11 +54,11 @@ t1 begin
 t1 rd x 1
 t1 rd z 1
 t1 br
-t1 wr y 2
 )";
+const std::string kReadBetweenTwoWrites = kUpToTheBranch + "t1 wr y 2\n";
 
 TEST(GreedyWitness, RunsAReadWhileAnEarlierWriteOfItsValueIsLast) {
-  expectOnlyGreedyWitness(kReadBetweenTwoWrites, 7, 13,
+  expectOnlyGreedyWitness(kReadBetweenTwoWrites.c_str(), 7, 13,
                           {0, 1, 2, 9, 3, 4, 10, 5, 6, 11, 12, 7, 13});
 }
 
@@ -93,6 +94,18 @@ TEST(GreedyWitness, HoldsBackAWriteThatOverwroteAStuckReadsValue) {
   expectOnlyGreedyWitness(
       kResetBeforeTheReader, 10, 17,
       {0, 1, 2, 3, 4, 5, 6, 8, 12, 13, 14, 7, 9, 15, 16, 10, 17});
+}
+
+// kReadBetweenTwoWrites, and after its branch t1 reads y = 1, which only
+// a writes: no value-keeping order reaches b. That read sees 0 and is
+// allowed to: no branch or feeding write of t1 follows it, so it does not
+// matter (PairSlice::matters), and σ·a·b passes the checker with it.
+const std::string kReadAfterTheLastBranch =
+    kUpToTheBranch + "t1 rd y 1\nt1 wr y 2\n";
+
+TEST(GreedyWitness, AReadThatDoesNotMatterMaySeeAnotherValue) {
+  expectOnlyGreedyWitness(kReadAfterTheLastBranch.c_str(), 7, 14,
+                          {0, 1, 2, 9, 3, 4, 10, 5, 6, 11, 12, 13, 7, 14});
 }
 
 } // namespace
