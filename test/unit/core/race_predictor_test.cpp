@@ -221,7 +221,8 @@ solver::RaceResult predictRestricted(uint32_t back) {
   EXPECT_EQ(r.races.size(), 1u);
   for (const auto &f : r.races) {
     EXPECT_EQ(std::make_pair(f.first, f.second), std::make_pair(7u, 15u));
-    std::vector<analysis::Step> prefix(f.steps.begin(), f.steps.end() - 2);
+    std::vector<analysis::Step> steps = f.schedule.steps();
+    std::vector<analysis::Step> prefix(steps.begin(), steps.end() - 2);
     EXPECT_EQ(analysis::checkRaceWitness(idx, prefix, f.first, f.second),
               std::nullopt);
   }
@@ -235,7 +236,7 @@ TEST(RacePredictor, RestrictedQueryFindsASectionOrderTheGreedyCannot) {
   EXPECT_EQ(r.stats.searchedWitnesses, 0u);
   // The frozen prefix runs as observed; t1's section (11-13) ends before
   // t0's first acquire (4).
-  const std::vector<uint32_t> &w = r.races[0].witness;
+  const std::vector<uint32_t> w = r.races[0].schedule.events();
   EXPECT_EQ(std::vector<uint32_t>(w.begin(), w.begin() + 4),
             (std::vector<uint32_t>{0, 1, 2, 3}));
   auto at = [&](uint32_t e) { return std::find(w.begin(), w.end(), e); };
