@@ -1,6 +1,6 @@
 //===- trace/binary_reader.cpp - Streaming reader of .rptrace files -------===//
 //
-// Reads versions 1 to 5 of trace/format.h block by block (a block is
+// Reads versions 1 to 6 of trace/format.h block by block (a block is
 // held in memory, the file never is). Every length read from the file is
 // bounded by the bytes actually present, so corrupt input cannot make the
 // reader allocate more than the file holds, loop, or crash: it ends in a
