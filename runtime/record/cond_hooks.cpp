@@ -16,6 +16,7 @@
 // a real broadcast would cause (measured: 6x the futex calls on a
 // producer/consumer queue).
 //
+#include "deadline.h"
 #include "real.h"
 #include "state.h"
 
@@ -102,7 +103,8 @@ int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
   // The return half: the mutex again, taken like pthread_mutex_lock does,
   // and the wait recorded with the notify that woke us.
   uint64_t ops[3] = {key(c), key(m), mark == kUnrecorded ? 0 : mark};
-  lockRecorded(m, RP_WAIT, loc, ops, 3);
+  Deadline dl{clk, deadline}; // whether it returns after it (deadline.h)
+  lockRecorded(m, RP_WAIT, loc, ops, 3, deadline ? &dl : nullptr);
   return r;
 }
 

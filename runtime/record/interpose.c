@@ -63,6 +63,16 @@ int __racepredict_sem_post(sem_t *, uint32_t);
 int __racepredict_sem_wait(sem_t *, uint32_t);
 int __racepredict_sem_trywait(sem_t *, uint32_t);
 int __racepredict_sem_timedwait(sem_t *, const struct timespec *, uint32_t);
+/* The clock forms (glibc 2.30; libstdc++'s timed_mutex, shared_timed_mutex
+ * and counting_semaphore use them). */
+int __racepredict_pthread_mutex_clocklock(pthread_mutex_t *, clockid_t,
+                                          const struct timespec *, uint32_t);
+int __racepredict_pthread_rwlock_clockrdlock(pthread_rwlock_t *, clockid_t,
+                                             const struct timespec *, uint32_t);
+int __racepredict_pthread_rwlock_clockwrlock(pthread_rwlock_t *, clockid_t,
+                                             const struct timespec *, uint32_t);
+int __racepredict_sem_clockwait(sem_t *, clockid_t, const struct timespec *,
+                                uint32_t);
 void *__racepredict_malloc(size_t, uint32_t);
 void *__racepredict_calloc(size_t, size_t, uint32_t);
 void *__racepredict_realloc(void *, size_t, uint32_t);
@@ -188,6 +198,36 @@ int sem_timedwait(sem_t *s, const struct timespec *t) {
   RP_UNRECORDED_FROM_OPENMP(sem_timedwait,
                             int (*)(sem_t *, const struct timespec *), (s, t));
   return __racepredict_sem_timedwait(s, t, RP_SITE);
+}
+int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t k,
+                            const struct timespec *t) {
+  RP_UNRECORDED_FROM_OPENMP(
+      pthread_mutex_clocklock,
+      int (*)(pthread_mutex_t *, clockid_t, const struct timespec *),
+      (m, k, t));
+  return __racepredict_pthread_mutex_clocklock(m, k, t, RP_SITE);
+}
+int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t k,
+                               const struct timespec *t) {
+  RP_UNRECORDED_FROM_OPENMP(
+      pthread_rwlock_clockrdlock,
+      int (*)(pthread_rwlock_t *, clockid_t, const struct timespec *),
+      (l, k, t));
+  return __racepredict_pthread_rwlock_clockrdlock(l, k, t, RP_SITE);
+}
+int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t k,
+                               const struct timespec *t) {
+  RP_UNRECORDED_FROM_OPENMP(
+      pthread_rwlock_clockwrlock,
+      int (*)(pthread_rwlock_t *, clockid_t, const struct timespec *),
+      (l, k, t));
+  return __racepredict_pthread_rwlock_clockwrlock(l, k, t, RP_SITE);
+}
+int sem_clockwait(sem_t *s, clockid_t k, const struct timespec *t) {
+  RP_UNRECORDED_FROM_OPENMP(
+      sem_clockwait, int (*)(sem_t *, clockid_t, const struct timespec *),
+      (s, k, t));
+  return __racepredict_sem_clockwait(s, k, t, RP_SITE);
 }
 void *malloc(size_t n) { return __racepredict_malloc(n, RP_SITE); }
 void *calloc(size_t n, size_t s) { return __racepredict_calloc(n, s, RP_SITE); }

@@ -18,6 +18,7 @@
 //
 #pragma once
 
+#include "deadline.h"
 #include "state.h"
 
 #include <errno.h>
@@ -37,7 +38,7 @@ inline void recordObj(ThreadState *ts, unsigned kind, const volatile void *obj,
     return;
   uint64_t ops[1] = {objKey(obj)};
   recordSimple(ts, kind, loc, ops, 1);
-  if (kind == RP_TRYFAIL)
+  if ((kind & RP_KIND_MASK) == RP_TRYFAIL)
     ts->readsSinceBranch = true; // branches depend on failed try-locks
 }
 
@@ -107,22 +108,27 @@ int tryWithToken(ThreadState *ts, L *l, T tryFn) {
 /// wait's return): tried with the token (`tryFn` returns 0 or EBUSY),
 /// yielding to the token's waiters; else `blockFn` without the token, the
 /// acquisition recorded late. The event is `kind` on the object, or with
-/// operands `ops` when given. Replay gates before the real call instead
-/// (its turnstile decides who gets it).
+/// operands `ops` when given; a timed call's (deadline `dl`) says whether
+/// it returned after its deadline. Replay gates before the real call
+/// instead (its turnstile decides who gets it).
 template <typename L, typename T, typename B>
 int acquire(L *l, T tryFn, B blockFn, unsigned kind, bool deadlockable,
-            uint32_t loc, const uint64_t *ops = nullptr, int n = 1) {
+            uint32_t loc, const uint64_t *ops = nullptr, int n = 1,
+            const Deadline *dl = nullptr) {
   if (RP_UNLIKELY(gReplayOn)) {
     preBlock(l, kind, loc, deadlockable);
-    return acquiredLate(postBlock(blockFn(l)), kind, l, loc, ops, n);
+    int r = postBlock(blockFn(l));
+    if (r == 0)
+      replayAwaitDeadline(dl);
+    return acquiredLate(r, kind, l, loc, ops, n);
   }
   if (ThreadState *ts = enter(kRecSync)) {
     int r = tryWithToken(ts, l, tryFn);
     if (r == 0 || r == EOWNERDEAD) { // EOWNERDEAD: a robust mutex, acquired
       if (ops && !stopped())
-        recordSimple(ts, kind, loc, ops, n);
+        recordSimple(ts, kind | pastDeadline(dl), loc, ops, n);
       else if (!ops)
-        recordObj(ts, kind, l, loc);
+        recordObj(ts, kind | pastDeadline(dl), l, loc);
       leave(ts);
       return r;
     }
@@ -136,7 +142,8 @@ int acquire(L *l, T tryFn, B blockFn, unsigned kind, bool deadlockable,
     noteBlocked(kind == RP_WAIT ? unsigned{RP_ACQUIRE} : kind, objKey(l), loc);
   int r = blockFn(l);
   noteUnblocked();
-  return acquiredLate(r, kind, l, loc, ops, n);
+  return acquiredLate(r, r == 0 ? kind | pastDeadline(dl) : kind, l, loc, ops,
+                      n);
 }
 
 /// A try-lock, with the token. A failure while another thread owns the lock
@@ -144,7 +151,8 @@ int acquire(L *l, T tryFn, B blockFn, unsigned kind, bool deadlockable,
 /// token, which this thread hands on meanwhile; bounded by a second in
 /// case that thread is stopped).
 template <typename L, typename F>
-int tryAcquire(L *l, F tryFn, unsigned kind, uint32_t loc) {
+int tryAcquire(L *l, F tryFn, unsigned kind, uint32_t loc,
+               const Deadline *dl = nullptr) {
   ThreadState *ts = enter(kRecSync);
   if (!ts)
     return tryFn(l);
@@ -163,9 +171,9 @@ int tryAcquire(L *l, F tryFn, unsigned kind, uint32_t loc) {
     r = tryFn(l);
   }
   if (r == 0) {
-    recordObj(ts, kind, l, loc);
+    recordObj(ts, kind | pastDeadline(dl), l, loc);
   } else if (r == EBUSY) {
-    recordObj(ts, RP_TRYFAIL, l, loc);
+    recordObj(ts, RP_TRYFAIL | pastDeadline(dl), l, loc);
     // The owner may wait for the token to release the lock: a thread
     // spinning on try-locks with the token would hold it up for a whole
     // quantum per round (natively both run at once).

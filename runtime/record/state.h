@@ -202,9 +202,10 @@ inline uint32_t *pendingFor(uintptr_t obj) {
 }
 /// Locks `m` as pthread_mutex_lock's hook does (sync_hooks.cpp) and
 /// records the event `kind` with operands `ops` for it: the return half of
-/// a condition wait.
+/// a condition wait, a timed one with its deadline `dl` (deadline.h).
+struct Deadline;
 int lockRecorded(pthread_mutex_t *m, unsigned kind, uint32_t loc,
-                 const uint64_t *ops, int n);
+                 const uint64_t *ops, int n, const Deadline *dl);
 
 // --- the recording token (token.cpp) ---------------------------------------
 /// The thread that may record now (null: nobody), alone on its cache line:
@@ -457,8 +458,9 @@ inline void skipSeqs(ThreadState *ts, uint64_t n) {
 /// `lock`: reserves the next seq for the release half (see waitRel).
 void reserveWaitRelease(ThreadState *ts, uint64_t lock, uint32_t loc);
 
-/// Records an event whose operands are `n` varints (sync events).
-void recordSimple(ThreadState *ts, unsigned kind, uint32_t loc,
+/// Records an event whose operands are `n` varints (sync events); `code`
+/// is its kind, with RP_PAST_DEADLINE for a timed call (deadline.h).
+void recordSimple(ThreadState *ts, unsigned code, uint32_t loc,
                   const uint64_t *ops, int n);
 /// Records an alloc/free of `size` bytes at location `lkey`.
 void recordBlockEvent(ThreadState *ts, unsigned kind, uint64_t lkey,

@@ -28,11 +28,12 @@ int lockBlocking(L *l, T tryFn, B lockFn, unsigned kind, uint32_t loc) {
 /// fails the owner provably holds the lock there (TryFail); if it succeeds
 /// the caller gets the lock (as if it arrived at the deadline).
 template <typename L, typename T, typename B>
-int lockTimed(L *l, T tryFn, B timedFn, unsigned kind, uint32_t loc) {
-  int r = acquire(l, tryFn, timedFn, kind, false, loc);
+int lockTimed(L *l, T tryFn, B timedFn, unsigned kind, const Deadline &dl,
+              uint32_t loc) {
+  int r = acquire(l, tryFn, timedFn, kind, false, loc, nullptr, 1, &dl);
   if (r != ETIMEDOUT)
     return r;
-  int r2 = tryAcquire(l, tryFn, kind, loc);
+  int r2 = tryAcquire(l, tryFn, kind, loc, &dl);
   return r2 == 0 ? 0 : r;
 }
 
@@ -40,16 +41,19 @@ template <typename L, typename F> int release(L *l, F unlockFn, uint32_t loc) {
   return callRecorded(l, unlockFn, RP_RELEASE, loc);
 }
 
-/// sem_wait / sem_timedwait: an acquisition, tried with sem_trywait.
+/// sem_wait / sem_timedwait / sem_clockwait (deadline `dl`): an
+/// acquisition, tried with sem_trywait.
 template <typename W>
-int semWait(sem_t *s, W waitFn, bool deadlockable, uint32_t loc) {
+int semWait(sem_t *s, W waitFn, bool deadlockable, uint32_t loc,
+            const Deadline *dl = nullptr) {
   auto tryFn = [](sem_t *x) {
     int saved = errno; // a failed try must not show in the caller's errno
     int r = real_sem_trywait()(x) == 0 ? 0 : EBUSY;
     errno = saved;
     return r;
   };
-  return acquire(s, tryFn, waitFn, RP_SEMWAIT, deadlockable, loc);
+  return acquire(s, tryFn, waitFn, RP_SEMWAIT, deadlockable, loc, nullptr, 1,
+                 dl);
 }
 
 /// Barrier -> participant count, from pthread_barrier_init.
@@ -100,9 +104,9 @@ void resetLockStateInChild() {
 }
 
 int lockRecorded(pthread_mutex_t *m, unsigned kind, uint32_t loc,
-                 const uint64_t *ops, int n) {
+                 const uint64_t *ops, int n, const Deadline *dl) {
   return acquire(m, real_pthread_mutex_trylock(), real_pthread_mutex_lock(),
-                 kind, true, loc, ops, n);
+                 kind, true, loc, ops, n, dl);
 }
 
 } // namespace racepredict::rt
@@ -125,7 +129,17 @@ int __racepredict_pthread_mutex_timedlock(pthread_mutex_t *m,
   auto timed = [t](pthread_mutex_t *x) {
     return real_pthread_mutex_timedlock()(x, t);
   };
-  return lockTimed(m, real_pthread_mutex_trylock(), timed, RP_ACQUIRE, loc);
+  return lockTimed(m, real_pthread_mutex_trylock(), timed, RP_ACQUIRE,
+                   Deadline{CLOCK_REALTIME, t}, loc);
+}
+int __racepredict_pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t k,
+                                          const struct timespec *t,
+                                          uint32_t loc) {
+  auto timed = [k, t](pthread_mutex_t *x) {
+    return real_pthread_mutex_clocklock()(x, k, t);
+  };
+  return lockTimed(m, real_pthread_mutex_trylock(), timed, RP_ACQUIRE,
+                   Deadline{k, t}, loc);
 }
 int __racepredict_pthread_mutex_unlock(pthread_mutex_t *m, uint32_t loc) {
   return release(m, real_pthread_mutex_unlock(), loc);
@@ -165,7 +179,17 @@ int __racepredict_pthread_rwlock_timedrdlock(pthread_rwlock_t *l,
   auto timed = [t](pthread_rwlock_t *x) {
     return real_pthread_rwlock_timedrdlock()(x, t);
   };
-  return lockTimed(l, real_pthread_rwlock_tryrdlock(), timed, RP_RACQUIRE, loc);
+  return lockTimed(l, real_pthread_rwlock_tryrdlock(), timed, RP_RACQUIRE,
+                   Deadline{CLOCK_REALTIME, t}, loc);
+}
+int __racepredict_pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t k,
+                                             const struct timespec *t,
+                                             uint32_t loc) {
+  auto timed = [k, t](pthread_rwlock_t *x) {
+    return real_pthread_rwlock_clockrdlock()(x, k, t);
+  };
+  return lockTimed(l, real_pthread_rwlock_tryrdlock(), timed, RP_RACQUIRE,
+                   Deadline{k, t}, loc);
 }
 int __racepredict_pthread_rwlock_timedwrlock(pthread_rwlock_t *l,
                                              const struct timespec *t,
@@ -173,7 +197,17 @@ int __racepredict_pthread_rwlock_timedwrlock(pthread_rwlock_t *l,
   auto timed = [t](pthread_rwlock_t *x) {
     return real_pthread_rwlock_timedwrlock()(x, t);
   };
-  return lockTimed(l, real_pthread_rwlock_trywrlock(), timed, RP_ACQUIRE, loc);
+  return lockTimed(l, real_pthread_rwlock_trywrlock(), timed, RP_ACQUIRE,
+                   Deadline{CLOCK_REALTIME, t}, loc);
+}
+int __racepredict_pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t k,
+                                             const struct timespec *t,
+                                             uint32_t loc) {
+  auto timed = [k, t](pthread_rwlock_t *x) {
+    return real_pthread_rwlock_clockwrlock()(x, k, t);
+  };
+  return lockTimed(l, real_pthread_rwlock_trywrlock(), timed, RP_ACQUIRE,
+                   Deadline{k, t}, loc);
 }
 int __racepredict_pthread_rwlock_unlock(pthread_rwlock_t *l, uint32_t loc) {
   return release(l, real_pthread_rwlock_unlock(), loc);
@@ -246,7 +280,14 @@ int __racepredict_sem_trywait(sem_t *s, uint32_t loc) {
 int __racepredict_sem_timedwait(sem_t *s, const struct timespec *t,
                                 uint32_t loc) {
   auto wait = [t](sem_t *x) { return real_sem_timedwait()(x, t); };
-  return semWait(s, wait, false, loc);
+  Deadline dl{CLOCK_REALTIME, t};
+  return semWait(s, wait, false, loc, &dl);
+}
+int __racepredict_sem_clockwait(sem_t *s, clockid_t k, const struct timespec *t,
+                                uint32_t loc) {
+  auto wait = [k, t](sem_t *x) { return real_sem_clockwait()(x, k, t); };
+  Deadline dl{k, t};
+  return semWait(s, wait, false, loc, &dl);
 }
 
 } // extern "C"

@@ -346,11 +346,12 @@ void installExitHandlers() {
   }
 }
 
-void recordSimple(ThreadState *ts, unsigned kind, uint32_t loc,
+void recordSimple(ThreadState *ts, unsigned code, uint32_t loc,
                   const uint64_t *ops, int n) {
+  unsigned kind = code & RP_KIND_MASK; // code: with RP_PAST_DEADLINE
   if (RP_UNLIKELY(gReplayOn))
     replayCommit(ts, kind, loc, ops, n, 0, 0);
-  uint8_t *p = beginCode(ts, kind, loc);
+  uint8_t *p = beginCode(ts, code, loc);
   for (int i = 0; i < n; ++i)
     p = putVarint(p, ops[i]);
   endRecord(ts, p, loc);

@@ -17,6 +17,7 @@
 //
 #include "replay_state.h"
 
+#include "../record/deadline.h"
 #include "../record/real.h"
 #include "../record/state.h"
 
@@ -47,11 +48,7 @@ bool passed(clockid_t clk, const struct timespec *deadline, uint64_t *left) {
     *left = 100000000ull;
     return false;
   }
-  struct timespec now;
-  clock_gettime(clk, &now);
-  int64_t ns =
-      (static_cast<int64_t>(deadline->tv_sec) - now.tv_sec) * 1000000000ll +
-      (deadline->tv_nsec - now.tv_nsec);
+  int64_t ns = nsUntil(Deadline{clk, deadline});
   if (ns <= 0)
     return true;
   *left = static_cast<uint64_t>(ns) < 100000000ull ? static_cast<uint64_t>(ns)
@@ -142,14 +139,12 @@ int replayCondWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
   if (byTurn && deadline && slot >= 0) {
     const SchedStep &st = gR.sched.steps[gR.head];
     timedOut = (st.flags & kStepNoNotify) != 0;
-    // And the deadline has passed, as it had there: callers look at the
-    // clock too (libstdc++'s condition_variable::wait_until decides
-    // cv_status::timeout by now() >= deadline, not by ETIMEDOUT). It is
-    // this thread's turn, so no scheduled thread waits for the mutex.
-    uint64_t left;
-    uint32_t never = 0;
-    while (timedOut && !passed(clk, deadline, &left))
-      futexWait(&never, 0, left);
+    // And the deadline has passed, as it had there (a notified wait too,
+    // when it returned after its deadline): callers look at the clock
+    // (timed_steps.cpp). It is this thread's turn, so no scheduled thread
+    // waits for the mutex.
+    if (timedOut || (st.flags & kStepPastDeadline))
+      sleepUntilPassed(Deadline{clk, deadline});
   }
   if (w.mark)
     timedOut = false;

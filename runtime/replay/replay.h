@@ -83,6 +83,11 @@ inline int postBlock(int r) {
   return r;
 }
 
+struct Deadline;
+/// After a timed call returned at this thread's turn: if the trace shows
+/// it returning after its deadline `d` (null: none), waits until then.
+void replayAwaitDeadline(const Deadline *d);
+
 /// Replay-mode condition variables and barriers (two-step events).
 int replayCondWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
                    const struct timespec *deadline, uint32_t loc);

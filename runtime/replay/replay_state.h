@@ -118,6 +118,13 @@ struct ReplayState {
 
 extern ReplayState gR;
 
+// --- timed_steps.cpp ------------------------------------------------------
+struct Deadline;
+/// Returns once the deadline `d` has passed on its clock.
+void sleepUntilPassed(const Deadline &d);
+/// The head step returned after its deadline in the trace.
+bool headPastDeadline();
+
 // --- turnstile.cpp --------------------------------------------------------
 uint64_t nowNs();
 void futexWait(volatile uint32_t *word, uint32_t seen, uint64_t ns);

@@ -99,7 +99,7 @@ bool Parser::stepLine(Schedule *s, uint32_t i) {
     return fail("alloc events are not scheduling points");
   if (st.kind == RP_FREE && s->kind != kSchedRace)
     return fail("a free is a step only as one of a race's racing pair");
-  if (flags > kStepNoNotify)
+  if (flags > (kStepNoNotify | kStepPastDeadline))
     return fail("unknown step flags");
   st.half = static_cast<uint8_t>(half);
   st.flags = static_cast<uint8_t>(flags);

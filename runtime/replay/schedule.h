@@ -31,6 +31,8 @@
 //
 #pragma once
 
+#include "racepredict/abi/replay.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,7 +48,9 @@ enum SchedKind : uint8_t {
 };
 inline constexpr uint32_t kNoThread = 0xFFFFFFFFu;
 /// Step flag: a wait whose recorded return had no notify (it timed out).
-inline constexpr uint8_t kStepNoNotify = 1;
+inline constexpr uint8_t kStepNoNotify = RP_STEP_NO_NOTIFY;
+/// Step flag: a timed call that returned after its deadline had passed.
+inline constexpr uint8_t kStepPastDeadline = RP_STEP_PAST_DEADLINE;
 
 struct SchedThread {
   uint32_t parent;       ///< kNoThread for the root (main)

@@ -139,6 +139,7 @@ Expected<bool> Builder::addSteps(const std::vector<analysis::Step> &steps) {
     step.half = st.half;
     step.noNotify =
         !st.half && ev.kind == EventKind::Wait && ev.extra == trace::kNone;
+    step.pastDeadline = !st.half && (ev.flags & trace::kEventPastDeadline);
     step.loc = t_.sources[ev.src];
     step.desc = describeStep(t_, st.event, st.half, src_);
     step.event = st.event;

@@ -50,8 +50,10 @@ void writeSchedule(const Schedule &s, std::ostream &out) {
   for (const auto &st : s.steps)
     out << "step " << st.thread << " " << st.ordinal << " "
         << trace::opName(st.kind) << " " << (st.half ? 1 : 0) << " "
-        << (st.noNotify ? 1 : 0) << " " << st.loc.line << " " << st.loc.column
-        << " " << encodeField(st.loc.file) << " "
+        << ((st.noNotify ? RP_STEP_NO_NOTIFY : 0) |
+            (st.pastDeadline ? RP_STEP_PAST_DEADLINE : 0))
+        << " " << st.loc.line << " " << st.loc.column << " "
+        << encodeField(st.loc.file) << " "
         << encodeField(escapeNonUtf8(st.desc)) << "\n";
   for (const auto &w : s.wakes)
     out << "wake " << w.step << " " << w.thread << " " << w.ordinal << "\n";

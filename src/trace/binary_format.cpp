@@ -156,6 +156,8 @@ void putRecord(const Trace &t, EventId i, uint64_t prev, uint64_t *prevLoc,
   unsigned code = t.hasDeps(e) && e.kind == EventKind::Write
                       ? RP_WRITE_DEPS
                       : static_cast<unsigned>(e.kind);
+  if (e.flags & kEventPastDeadline)
+    code |= RP_PAST_DEADLINE;
   p.push_back(static_cast<char>(code | size << RP_SIZE_SHIFT |
                                 (hasSrc ? RP_HAS_SRC : 0)));
   putVarint(p, i - prev - 1);

@@ -73,6 +73,13 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
                 : e.kind == EventKind::Branch ? Order::Free
                                               : Order::Ticket;
   uint64_t delta = order == Order::Free || raw_.version >= 4 ? 0 : f.v();
+  // Bit 5 of a timed call's record: its deadline had passed (format.h, v6;
+  // convert's v2 layout carries it too: no earlier writer set it).
+  if (raw_.version >= 2 && mayPassDeadline(e.kind) &&
+      (code & RP_PAST_DEADLINE)) {
+    e.flags = kEventPastDeadline;
+    sizeCode &= ~1u;
+  }
   if (f.st == Status::Ok && sizeCode != 0 && !isAccess(e.kind))
     return fail(start, std::string("a size code on a '") + opName(e.kind) +
                            "' record");

@@ -295,7 +295,7 @@ Expected<bool> Resolver::resolveRefs() {
     } else if (e.kind == EventKind::Wait) {
       uint64_t n = raw_.notify[e.extra];
       e.extra = n == 0 ? kNone : indexOf(n - 1);
-      e.flags = 1; // explicit match (or none): finishTrace keeps it
+      e.flags |= kEventExplicitMatch; // finishTrace keeps it (or none)
       if (n == 0 || (e.extra == kNone && raw_.cut))
         continue; // the notify was after the cut: treat as unmatched
       if (e.extra == kNone)

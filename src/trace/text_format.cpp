@@ -182,6 +182,13 @@ public:
       return fail("unknown op '" + f[1] + "'");
     const OpInfo &op = it->second;
     std::vector<std::string> ops(f.begin() + 2, f.end());
+    // A trailing `late`: a timed call that returned after its deadline (a
+    // lock named `late` alone is still `acq late`).
+    bool late = mayPassDeadline(op.kind) &&
+                ops.size() > static_cast<size_t>(op.minOperands) &&
+                ops.back() == "late";
+    if (late)
+      ops.pop_back();
     Event e{};
     e.thread = t_.table(NameSpace::Thread).intern(f[0]);
     e.kind = op.kind;
@@ -195,6 +202,8 @@ public:
     auto r = fill(e, f[1], ops);
     if (!r)
       return r;
+    if (late)
+      e.flags |= kEventPastDeadline;
     if (stack != 0 && t_.eventStacks.size() < t_.events.size())
       t_.eventStacks.resize(t_.events.size(), 0);
     if (stack != 0 || !t_.eventStacks.empty())
@@ -403,7 +412,8 @@ private:
       e.obj = t_.table(NameSpace::Cond).intern(ops[0]);
       e.aux = t_.table(NameSpace::Lock).intern(ops[1]);
       if (ops.size() == 4 && ops[3] == "none") {
-        e.flags = 1; // explicitly unmatched (spurious or timed-out wake-up)
+        e.flags |=
+            kEventExplicitMatch; // explicitly unmatched (spurious or timed out)
       } else if (ops.size() == 4) {
         std::vector<EventId> n;
         auto r = eventIndices(ops, 3, &n);
@@ -414,7 +424,7 @@ private:
           return fail("'wait ... <- " + ops[3] +
                       "': that event is not a signal/broadcast on " + ops[0]);
         e.extra = n[0];
-        e.flags = 1; // explicit match: finishTrace keeps it
+        e.flags |= kEventExplicitMatch; // finishTrace keeps it
       }
       return true;
     }
@@ -565,8 +575,8 @@ Expected<bool> finishTrace(Trace &t, const std::string &name) {
       pending[e.obj] = Pending{i, false};
       break;
     case EventKind::Wait:
-      if (e.flags == 1) {
-        e.flags = 0;
+      if (e.flags & kEventExplicitMatch) {
+        e.flags &= ~kEventExplicitMatch;
         break;
       }
       e.extra = kNone;
@@ -675,6 +685,8 @@ void writeTextTrace(const Trace &t, std::ostream &out) {
     default:
       break;
     }
+    if (e.flags & kEventPastDeadline)
+      out << " late";
     out << sourceSuffix(t, i) << "\n";
   }
   if (t.stop) {

@@ -10,6 +10,13 @@
 /* Bump with any change of the schedule file syntax (runtime/replay). */
 #define RP_SCHEDULE_VERSION 2
 
+/* The flags field of a `step` line, a bit set (a runtime that knows fewer
+ * bits rejects the file: "unknown step flags"): a wait the trace shows woken
+ * by no notify; a timed call that returned after its deadline (replay
+ * returns from it only then). */
+#define RP_STEP_NO_NOTIFY 1
+#define RP_STEP_PAST_DEADLINE 2
+
 /* A replayed process in which the watchdog saw the predicted deadlock ends
  * with this status (after writing `verdict confirmed` to the result file),
  * so that a deadlocked program never hangs the caller. */

@@ -37,6 +37,8 @@ struct ScheduleStep {
   trace::EventKind kind = trace::EventKind::Begin;
   bool half = false;
   bool noNotify = false; ///< a wait the trace shows woken by no notify
+  /// A timed call that returned after its deadline (kEventPastDeadline).
+  bool pastDeadline = false;
   trace::SourceLoc loc;
   std::string desc;
   EventId event = 0;

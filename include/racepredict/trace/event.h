@@ -53,7 +53,7 @@ struct Event {
   ThreadId thread;
   EventKind kind;
   uint8_t size;   ///< access size in bytes; 0 = unknown (text traces)
-  uint16_t flags; ///< reserved
+  uint16_t flags; ///< kEventPastDeadline; the other bits are reserved
   uint32_t obj;
   uint32_t aux;
   SrcId src;
@@ -61,6 +61,18 @@ struct Event {
   int64_t value;
 };
 static_assert(sizeof(Event) == 32, "Event must stay 32 bytes (memory budget)");
+
+/// Event flag: a timed call (wait, lock, semaphore wait) that returned after
+/// its deadline had passed; the clock is read by callers (libstdc++'s
+/// wait_for decides cv_status::timeout by now() >= deadline), so replay
+/// returns from it only once the deadline has passed (docs/replay.md).
+inline constexpr uint16_t kEventPastDeadline = 2;
+/// The kinds a timed call records (what may carry kEventPastDeadline).
+inline bool mayPassDeadline(EventKind k) {
+  return k == EventKind::Wait || k == EventKind::Acquire ||
+         k == EventKind::RAcquire || k == EventKind::TryFail ||
+         k == EventKind::SemWait;
+}
 
 /// The name spaces of the symbols an event refers to.
 enum class NameSpace : uint8_t {

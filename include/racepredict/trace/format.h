@@ -60,6 +60,12 @@
  *
  * Record := u8 code, then by kind. code = kind (bits 0-4) | size code (bits
  *           5-6, v2, access records: RP_SIZE_*) | RP_HAS_SRC (bit 7).
+ *           v6: bit 5 of a Wait, Acquire, RAcquire, TryFail or SemWait
+ *           record is RP_PAST_DEADLINE: a timed call (timed/clock wait,
+ *           lock or semaphore wait) that returned after its deadline had
+ *           passed (docs/replay.md: replay returns from it only then).
+ *           Readers accept it in any version >= 2 (convert writes it in
+ *           its v2 layout); no earlier writer set bits 5-6 there.
  *   Event record: varint seqDelta (seq - previous seq in this block - 1; the
  *           first record's previous seq is firstSeq - 1), fields by kind,
  *           then varint source id if RP_HAS_SRC:
@@ -118,8 +124,9 @@
  * 2: call stacks (RP_STACK, SOURCES inlinedAt), location deltas, size codes.
  * 3: per-stripe order for accesses, tickets for the rest, marks.
  * 4: implicit consecutive seqs with segment records; no stripes, no marks.
- * 5: send and recv records (fd channels). */
-#define RP_TRACE_VERSION 5
+ * 5: send and recv records (fd channels).
+ * 6: RP_PAST_DEADLINE on timed synchronisation records. */
+#define RP_TRACE_VERSION 6
 #define RP_TRACE_MIN_VERSION 1
 #define RP_TRACE_MAGIC "RPTRACE"
 #define RP_HEADER_SIZE 16
@@ -132,6 +139,8 @@
 #define RP_SIZE_1 1
 #define RP_SIZE_4 2
 #define RP_SIZE_8 3
+/* v6: a timed call returned after its deadline (sync records only). */
+#define RP_PAST_DEADLINE 0x20
 /* The code of a stack record (v2); never an event kind. */
 #define RP_STACK 30
 /* The code of a mark record (v3); never an event kind. */

@@ -33,6 +33,10 @@ Expected<Trace> parseTextTrace(std::istream &in, const std::string &name,
 /// Writes `t` in the text format; parsing the output yields an equal trace.
 void writeTextTrace(const Trace &t, std::ostream &out);
 
+/// Event flag while a trace is read: a wait's notify (or none) was given, so
+/// finishTrace keeps it instead of matching the last notify; cleared there.
+inline constexpr uint16_t kEventExplicitMatch = 1;
+
 /// Resolves the defaults of the extensions above once all events are known
 /// (used by the text and binary readers): wait↔notify matching and rmw old
 /// values. Returns an error naming the event if the trace is inconsistent.

@@ -108,6 +108,47 @@ t0 rd x 0 @my%file.c:7:3@main
   EXPECT_EQ(p.s.threads[1].fullOrdinals, 4u);
 }
 
+// Timed calls that returned after their deadline (`late`) carry the step
+// flag kStepPastDeadline, next to kStepNoNotify; flags beyond both are
+// rejected.
+TEST(ScheduleFile, StepsPastTheirDeadlineKeepTheirFlag) {
+  trace::Trace t = parseTrace(R"(t0 begin
+t0 fork t1 @a.c:3:1@main
+t1 begin
+t1 acq m late @a.c:10:5@worker
+t0 signal c @a.c:4:3@main
+t1 wait c m <- 4 late @a.c:11:5@worker
+t1 wait c m <- none late @a.c:12:5@worker
+t1 wr x 1 @a.c:13:5@worker
+t0 rd x 0 @a.c:7:3@main
+)");
+  analysis::TraceIndex idx(t);
+  std::vector<analysis::Step> steps = {{0}, {1},       {2}, {3}, {5, true}, {4},
+                                       {5}, {6, true}, {6}, {7}, {8}};
+  report::SourceText src;
+  auto s = replay::raceSchedule(idx, steps, 7, 8, src);
+  ASSERT_TRUE(static_cast<bool>(s)) << s.error().message;
+  std::ostringstream out;
+  replay::writeSchedule(*s, out);
+  Parsed p = parseText(out.str());
+  ASSERT_TRUE(p.ok) << p.err.line << ": " << p.err.msg << "\n" << out.str();
+  ASSERT_EQ(p.s.numSteps, 11u);
+  std::vector<int> flags;
+  for (uint32_t i = 0; i < p.s.numSteps; ++i)
+    flags.push_back(p.s.steps[i].flags);
+  EXPECT_EQ(flags, (std::vector<int>{0, 0, 0, rt::kStepPastDeadline, 0, 0,
+                                     rt::kStepPastDeadline, 0,
+                                     rt::kStepPastDeadline | rt::kStepNoNotify,
+                                     0, 0}));
+  std::string bad = out.str();
+  size_t at = bad.find(" 3 12 5 ");
+  ASSERT_NE(at, std::string::npos) << bad;
+  bad.replace(at, 3, " 4 ");
+  Parsed q = parseText(bad);
+  EXPECT_FALSE(q.ok);
+  EXPECT_STREQ(q.err.msg, "unknown step flags");
+}
+
 TEST(ScheduleFile, RacingFreeIsAStepWithoutAnOrdinal) {
   // t0 frees the block t1 is about to write (a use-after-free): the free is
   // the first racing step; t0's other free is no step.

@@ -90,6 +90,31 @@ TEST(BinaryRoundTrip, EveryEventKindAndField) {
   expectRoundTrip(t, "all kinds");
 }
 
+// A timed call that returned after its deadline (`late`, format.h v6
+// RP_PAST_DEADLINE) keeps the mark through text and binary; a lock named
+// `late` is still a lock.
+TEST(BinaryRoundTrip, TimedCallsPastTheirDeadline) {
+  Trace t = parseText("t1 acq m late\nt1 rel m\nt2 racq rw late\n"
+                      "t2 tryfail m late\nt2 acq late\nt2 seminit s 1\n"
+                      "t2 semwait s late\nt1 signal c\nt1 acq m\n"
+                      "t1 wait c m <- 7 late\nt1 wait c m <- none late\n"
+                      "t1 wait c m\n");
+  ASSERT_EQ(t.events.size(), 12u);
+  std::vector<EventId> late;
+  for (EventId i = 0; i < t.events.size(); ++i)
+    if (t.events[i].flags & kEventPastDeadline)
+      late.push_back(i);
+  EXPECT_EQ(late, (std::vector<EventId>{0, 2, 3, 6, 9, 10}));
+  EXPECT_EQ(t.table(NameSpace::Lock).name(t.events[4].obj), "late");
+  EXPECT_EQ(t.events[9].extra, 7u);
+  EXPECT_EQ(t.events[10].extra, kNone);
+  EXPECT_NE(toText(t).find("t1 wait c m <- 7 late\n"), std::string::npos);
+  expectRoundTrip(t, "late");
+  // Only the calls that can time out take the mark.
+  std::istringstream bad("t1 rel m late\n");
+  EXPECT_FALSE(static_cast<bool>(parseTextTrace(bad, "x")));
+}
+
 TEST(BinaryRoundTrip, EveryCorpusTrace) {
   size_t n = 0;
   for (const char *dir : {RACEPREDICT_TEST_INPUTS, RACEPREDICT_EXAMPLES}) {
