@@ -85,6 +85,8 @@ struct DeadlockCandidateStats {
   /// its concrete instances.
   size_t ownershipSets = 0;
   size_t searchSteps = 0;
+  /// Comparisons of two candidates' members that kept the stream sorted.
+  size_t orderComparisons = 0;
   bool truncated = false; ///< a limit was reached: candidates may be missing
 };
 
