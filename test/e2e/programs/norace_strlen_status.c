@@ -1,5 +1,5 @@
-/* race_strlen_status.c with the monitor reading under the lock: the
- * strlen and strcmp are ordered with every copy. No race. */
+/* race_strlen_status.c with the monitor reading under the lock (its strlen
+ * and a strcmp as well): ordered with every copy. No race. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>

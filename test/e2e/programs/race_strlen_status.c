@@ -1,12 +1,15 @@
 /* A job's status line: the worker formats each phase and strcpy's it in
- * under the lock; the monitor strlen's and strcmp's the line without the
- * lock to print progress (ThreadSanitizer intercepts all three and reports
- * the reads against the copy). */
+ * under the lock; the monitor strlen's the line without the lock to print
+ * progress (ThreadSanitizer intercepts both and reports the read against
+ * the copy). One unlocked read only: a second one after it (a strcmp) races
+ * too, but when the worker has copied both phases before the monitor reads
+ * in the recording, the first read's bytes pin the last copy before the
+ * second read and the model cannot move them apart; which thread the
+ * recording runs first depends on the machine's load. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 // expect-race: W L
-// expect-race: W C
 
 static char status[32] = "idle";
 static pthread_mutex_t status_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -30,9 +33,8 @@ int main(void) {
   int steps = 2;
   pthread_t t;
   pthread_create(&t, NULL, worker, &steps);
-  size_t n = strlen(status);              // @L
-  int idle = strcmp(status, "idle") == 0; // @C
+  size_t n = strlen(status); // @L
   pthread_join(t, NULL);
-  printf("%zu %s %s\n", n, idle ? "idle" : "busy", status);
+  printf("%zu %s\n", n, status);
   return 0;
 }
