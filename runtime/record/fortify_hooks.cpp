@@ -15,6 +15,8 @@
 // defined in the executable (like fd_interpose.c's read, which they call),
 // since glibc's __read_chk calls its internal read, not the interposed one.
 //
+#include "string_hooks.h"
+
 #include "racepredict/abi/runtime.h"
 
 #include <stddef.h>
@@ -26,13 +28,6 @@ extern "C" {
 
 /// glibc: reports the overflow and aborts.
 [[noreturn]] void __chk_fail(void);
-
-/// string_hooks.cpp.
-char *__racepredict_strcpy(char *dst, const char *src, uint32_t loc);
-char *__racepredict_stpcpy(char *dst, const char *src, uint32_t loc);
-char *__racepredict_strncpy(char *dst, const char *src, size_t n, uint32_t loc);
-char *__racepredict_strcat(char *dst, const char *src, uint32_t loc);
-char *__racepredict_strncat(char *dst, const char *src, size_t n, uint32_t loc);
 
 void *__racepredict___memcpy_chk(void *dst, const void *src, size_t n,
                                  size_t dstlen, uint32_t loc) {

@@ -9,6 +9,8 @@
 // no recorded write changes them between the measuring and the copy, which
 // therefore copies what libc would, and the trace shows the values moved.
 //
+#include "string_hooks.h"
+
 #include "access_record.h"
 
 #include <stddef.h>

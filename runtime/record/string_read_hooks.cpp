@@ -16,6 +16,7 @@
 // does (string_hooks.cpp).
 //
 #include "access_record.h"
+#include "string_hooks.h"
 
 #include "racepredict/abi/runtime.h"
 
@@ -28,8 +29,6 @@
 extern "C" {
 /// alloc_hooks.cpp: the malloc hook (records the new block).
 void *__racepredict_malloc(size_t n, uint32_t loc);
-/// string_hooks.cpp.
-char *__racepredict_strcpy(char *dst, const char *src, uint32_t loc);
 }
 
 namespace racepredict::rt {
