@@ -174,7 +174,6 @@ public:
   /// Step 3; then the reduced trace, with `lender`'s tables moved into it
   /// (`lender` is the trace reduced) or, without one, copies of them.
   LocalReduction build(Trace *lender) {
-    lender_ = lender;
     LocalReduction r;
     const Trace &t = t_;
     size_t n = t.events.size();
@@ -224,8 +223,8 @@ public:
                  : kNone;
     };
     Trace &out = r.trace;
-    if (lender_)
-      takeTables(out, std::move(*lender_));
+    if (lender)
+      takeTables(out, std::move(*lender));
     else
       takeTables(out, t);
     out.events.reserve(r.original.size());
@@ -376,7 +375,6 @@ private:
   };
 
   const Trace &t_;
-  Trace *lender_ = nullptr;
   size_t maxListed_;
   std::vector<uint32_t> owner_;
   /// Per original event, one bit each (the reduction's only tables sized by
