@@ -198,11 +198,21 @@ GroupedCandidates findCandidateGroups(const TraceIndex &idx,
     std::vector<std::pair<ThreadId, std::array<uint64_t, 4>>> perThread;
     std::array<uint64_t, 4> total{};
   };
-  std::vector<LocState> locs(t.table(trace::NameSpace::Location).size());
+  // A state per location touched, found through a slot per name: the
+  // reduced trace of pigz + zlib keeps all 3.6M names of the whole trace
+  // and touches ~160K of them, and a state per name took 314 MB.
+  std::vector<uint32_t> slotOf(t.table(trace::NameSpace::Location).size(),
+                               kNone);
+  std::vector<LocState> locs;
   // e2 touches location `loc` (an access of it, or a free ending it).
   auto visit = [&](EventId e2, SymId loc) {
     const Event &ev = events[e2];
-    LocState &L = locs[loc];
+    uint32_t &slot = slotOf[loc];
+    if (slot == kNone) {
+      slot = static_cast<uint32_t>(locs.size());
+      locs.emplace_back();
+    }
+    LocState &L = locs[slot];
     uint32_t g2 = idx.objects().generation(loc, e2);
     if (g2 != L.gen) { // memory reused: nothing before conflicts
       L = LocState{};

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 
 namespace racepredict::analysis {
 
@@ -77,6 +78,20 @@ std::vector<uint32_t> locationOwners(const Trace &t) {
   return owner;
 }
 
+/// The tables events refer to by id (names, sources, initial values, rmw
+/// values, custom arguments, call-stack nodes, the stop), copied or moved
+/// from `from` as it is passed.
+template <class From> void takeTables(Trace &to, From &&from) {
+  to.names = std::forward<From>(from).names;
+  to.sources = std::forward<From>(from).sources;
+  to.initValues = std::forward<From>(from).initValues;
+  to.rmwOld = std::forward<From>(from).rmwOld;
+  to.argOffsets = std::forward<From>(from).argOffsets;
+  to.argItems = std::forward<From>(from).argItems;
+  to.stackNodes = std::forward<From>(from).stackNodes;
+  to.stop = std::forward<From>(from).stop;
+}
+
 /// Step 2's state: what each dropped read and each local location's
 /// current value stand for, as sets of kept reads.
 class Reducer {
@@ -86,16 +101,25 @@ public:
         keep_(t.events.size(), true), referenced_(t.events.size(), false),
         loc_(owner_.size()), plainBranches_(t.numThreads()),
         sharedReads_(t.numThreads()) {
+    size_t referenced = 0;
     for (EventId i = 0; i < t.events.size(); ++i) {
       const Event &e = t.events[i];
       if (t.hasDeps(e)) {
         auto [b, en] = t.deps(e);
         for (; b != en; ++b)
-          referenced_[*b] = true;
+          if (!referenced_[*b]) {
+            referenced_[*b] = true;
+            ++referenced;
+          }
       } else if (e.kind == EventKind::Branch) {
         plainBranches_[e.thread].push_back(i);
       }
     }
+    // Room for every referenced read in both, given once: pages never
+    // written take no memory, where growing by doubling held the old and
+    // the new array at once (on pigz + zlib 37M and 7M entries).
+    plainReads_.reserve(referenced);
+    readRep_.reserve(referenced);
   }
 
   void dropLocalAccesses(LocalReductionStats &s) {
@@ -147,8 +171,9 @@ public:
       s.localLocations += owner_[l] != kShared && owner_[l] != kUntouched;
   }
 
-  /// Step 3; then the reduced trace.
-  LocalReduction build() {
+  /// Step 3; then the reduced trace, with `lender`'s tables moved into it
+  /// (`lender` is the trace reduced) or, without one, copies of them.
+  LocalReduction build(Trace *lender) {
     LocalReduction r;
     const Trace &t = t_;
     size_t n = t.events.size();
@@ -198,14 +223,10 @@ public:
                  : kNone;
     };
     Trace &out = r.trace;
-    out.names = t.names;
-    out.sources = t.sources;
-    out.initValues = t.initValues;
-    out.rmwOld = t.rmwOld;
-    out.argOffsets = t.argOffsets;
-    out.argItems = t.argItems;
-    out.stackNodes = t.stackNodes;
-    out.stop = t.stop;
+    if (lender)
+      takeTables(out, std::move(*lender));
+    else
+      takeTables(out, t);
     out.events.reserve(r.original.size());
     if (!t.eventStacks.empty())
       out.eventStacks.reserve(r.original.size());
@@ -383,13 +404,27 @@ private:
 
 } // namespace
 
-LocalReduction reduceThreadLocal(const Trace &t, size_t maxListed) {
+namespace {
+LocalReduction reduce(const Trace &t, size_t maxListed, Trace *lender) {
   Reducer red(t, maxListed);
   LocalReductionStats s;
   red.dropLocalAccesses(s);
-  LocalReduction r = red.build();
+  LocalReduction r = red.build(lender);
   r.stats.localLocations = s.localLocations;
   return r;
+}
+} // namespace
+
+LocalReduction reduceThreadLocal(const Trace &t, size_t maxListed) {
+  return reduce(t, maxListed, nullptr);
+}
+
+LocalReduction reduceThreadLocalLending(Trace &t, size_t maxListed) {
+  return reduce(t, maxListed, &t);
+}
+
+void giveBackTables(LocalReduction &r, Trace &t) {
+  takeTables(t, std::move(r.trace));
 }
 
 } // namespace racepredict::analysis

@@ -40,6 +40,31 @@ solver::RaceResult races(const analysis::TraceIndex &idx) {
 /// Mapped witnesses that share steps with others (expanded once).
 size_t sharedWitnesses = 0;
 
+std::string text(const trace::Trace &t) {
+  std::ostringstream out;
+  trace::writeTextTrace(t, out);
+  return out.str();
+}
+
+/// What differs when `t` lends its tables to the reduction (analyze's path)
+/// instead of having them copied (`red`): the reduced trace, or `t` once
+/// they are given back. "" when nothing does.
+std::string lendingChangesNothing(trace::Trace &t,
+                                  const analysis::LocalReduction &red,
+                                  size_t maxListed) {
+  std::string before = text(t), why;
+  analysis::LocalReduction lent =
+      analysis::reduceThreadLocalLending(t, maxListed);
+  if (t.table(trace::NameSpace::Location).size() != 0)
+    why += "  the lending trace kept its location names\n";
+  if (text(lent.trace) != text(red.trace) || lent.original != red.original)
+    why += "  the reduced trace differs when the tables are lent\n";
+  analysis::giveBackTables(lent, t);
+  if (text(t) != before)
+    why += "  the trace differs once its tables are given back\n";
+  return why;
+}
+
 /// Checks `count` random traces; returns how many had something to drop.
 int runMix(const TraceFeatures &f, uint64_t seedBase, int count, int maxEvents,
            int locations, size_t maxListed = 16) {
@@ -63,12 +88,13 @@ int runMix(const TraceFeatures &f, uint64_t seedBase, int count, int maxEvents,
     solver::RaceResult whole = races(idx);
     analysis::LocalReduction red = analysis::reduceThreadLocal(*t, maxListed);
     reduced += red.stats.keptEvents < red.stats.events;
+    std::string lentWhy = lendingChangesNothing(*t, red, maxListed);
     analysis::TraceIndex ridx(red.trace);
     solver::RaceResult part = races(ridx);
     Pairs want, got;
     for (const auto &r : whole.races)
       want.insert({r.first, r.second});
-    std::string why;
+    std::string why = lentWhy;
     // Expanded together, sharing what they share: the same steps as each
     // expanded alone.
     std::vector<analysis::WitnessSchedule> together;

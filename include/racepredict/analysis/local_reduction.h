@@ -46,6 +46,15 @@ struct LocalReduction {
 /// one read of it stays in the trace, with its writer (bounds the memory of
 /// long chains through private memory).
 LocalReduction reduceThreadLocal(const trace::Trace &t, size_t maxListed = 16);
+/// The same, with `t`'s tables (names, sources, initial values, rmw values,
+/// custom arguments, call-stack nodes, the stop) moved into the reduced
+/// trace instead of copied: on pigz + zlib the copy took ~550 MB, most of
+/// it the 3.6M location names (docs/thread_local.md, "Memory and time"). `t`
+/// keeps its events but has no names until giveBackTables.
+LocalReduction reduceThreadLocalLending(trace::Trace &t, size_t maxListed = 16);
+/// Moves the tables reduceThreadLocalLending lent to `r.trace` back to `t`
+/// (`r.trace` keeps its events, without tables).
+void giveBackTables(LocalReduction &r, trace::Trace &t);
 
 /// A schedule of the reduced trace as a schedule of the original one
 /// (`full` indexes it): each step is preceded by the events of its thread

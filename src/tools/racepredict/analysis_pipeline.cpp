@@ -242,7 +242,10 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
       o.doRaces() && !o.noLocalReduction && !o.window && !o.allowInconsistent;
   if (reduce) {
     setActivity("leaving out the thread-local accesses of " + what);
-    analysis::LocalReduction red = analysis::reduceThreadLocal(*res.trace);
+    // The whole trace lends its tables (names...) to the reduced one until
+    // the races are decided: nothing reads it meanwhile.
+    analysis::LocalReduction red =
+        analysis::reduceThreadLocalLending(*res.trace);
     res.reduction = red.stats;
     stage("reduce");
     {
@@ -253,6 +256,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
       res.races = solver::predictRaces(reducedIndex, opts);
     }
     stage("races");
+    analysis::giveBackTables(red, *res.trace);
     // Only witnesses need the whole trace's index (to put back each
     // thread's dropped events): with no race it is not built here.
     red.trace = trace::Trace(); // what the full index needs the room for
