@@ -80,6 +80,10 @@ public:
     return r;
   }
 
+  void hintObservedOrder(std::vector<uint64_t> rank) override {
+    translate_.hintObservedOrder(std::move(rank));
+  }
+
   bool boolValue(BoolVar v) override {
     try {
       return model_.eval(translate_.boolean(v), true).is_true();

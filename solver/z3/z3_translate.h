@@ -23,6 +23,11 @@ public:
     cache_.clear();
     order_.clear();
     bools_.clear();
+    rank_.clear();
+  }
+  /// docs/slicing.md, "The observed order as the solver's first guess".
+  void hintObservedOrder(std::vector<uint64_t> rank) {
+    rank_ = std::move(rank);
   }
   z3::expr order(OrderVar v) {
     while (order_.size() <= v)
@@ -59,7 +64,16 @@ public:
       e = ctx_.bool_val(false);
       break;
     case FOp::Lt:
-      e = order(n.a) < order(n.b);
+      // Z3 makes `x < y` the negation of an atom `x >= y`, and an atom's
+      // first phase is false: the search first tries x < y. Where the run
+      // had y first, the same constraint as the atom `x - y <= -1` (equal
+      // over the integers) is first tried false, as observed. So the
+      // search starts from the observed order and changes only what the
+      // pair needs (mixed 10K: a query 20 s+ -> 7 s, 3.2 -> 0.75 s).
+      if (n.a < rank_.size() && n.b < rank_.size() && rank_[n.a] > rank_[n.b])
+        e = order(n.a) - order(n.b) <= ctx_.int_val(-1);
+      else
+        e = order(n.a) < order(n.b);
       break;
     case FOp::Le:
       e = order(n.a) <= order(n.b);
@@ -100,6 +114,7 @@ private:
   z3::context &ctx_;
   std::unordered_map<F, z3::expr> cache_;
   std::vector<z3::expr> order_, bools_;
+  std::vector<uint64_t> rank_;
 };
 
 /// Sets the per-check budget (PLATFORM_NOTES: timeout in ms, rlimit).

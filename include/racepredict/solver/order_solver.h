@@ -68,6 +68,11 @@ public:
                             const std::vector<F> &assumptions,
                             uint32_t numOrderVars,
                             const CheckLimits &limits) = 0;
+  /// `rank[v]`: where order variable v's node is in the observed run (the
+  /// cut: last). A hint for the search only — it never changes a verdict;
+  /// a backend may ignore it (docs/slicing.md, "The observed order as the
+  /// solver's first guess").
+  virtual void hintObservedOrder(std::vector<uint64_t>) {}
   /// After Sat: the value of a Boolean variable (false if unconstrained).
   virtual bool boolValue(BoolVar v) = 0;
 };

@@ -71,6 +71,9 @@ public:
   /// ¬escape for every escape: the assumptions of a check.
   std::vector<F> assumptions();
   uint32_t numOrderVars() const { return nextVar_; }
+  /// Per order variable, its node's place in the observed run (the cut:
+  /// after everything).
+  std::vector<uint64_t> observedRanks() const;
   bool differenceLogicOnly() const { return !pool_.hasPb(); }
 
   /// For the queries of other bug kinds over a slice without a racing

@@ -126,3 +126,41 @@ TEST(Z3OrderSolver, ExhaustedBudgetIsUnknownNotUnsat) {
   EXPECT_EQ(r.status, CheckResult::Unknown);
   EXPECT_FALSE(r.reason.empty());
 }
+
+// The observed order is the sliced solver's first guess, never a
+// constraint (docs/slicing.md): an order it does not fit is still found,
+// strictness is kept (x < y where the run had y first is not x <= y), and
+// where the formula leaves the order open the model is the observed one.
+TEST(Z3QuerySolver, ObservedOrderIsTheFirstGuessNeverAConstraint) {
+  FormulaPool p;
+  auto s = makeZ3QuerySolver("");
+  auto check = [&](std::vector<uint64_t> rank, std::vector<F> fs) {
+    s->reset(true);
+    s->hintObservedOrder(std::move(rank));
+    for (F f : fs)
+      s->add(p, f);
+    return s->check(p, {}, 4, {});
+  };
+  // The run had o1 before o0; the formula wants o0 first.
+  CheckResult r = check({5, 2}, {p.lt(0, 1)});
+  ASSERT_EQ(r.status, CheckResult::Sat);
+  EXPECT_LT(r.order[0], r.order[1]);
+  EXPECT_EQ(check({5, 2}, {p.lt(0, 1), p.le(1, 0)}).status, CheckResult::Unsat);
+  EXPECT_EQ(check({5, 2}, {p.lt(0, 1), p.eq(0, 1)}).status, CheckResult::Unsat);
+  // Every pair ordered, either way: the model is the observed order.
+  std::vector<F> total;
+  for (OrderVar i = 0; i < 4; ++i)
+    for (OrderVar j = i + 1; j < 4; ++j)
+      total.push_back(p.mkOr({p.lt(i, j), p.lt(j, i)}));
+  for (std::vector<uint64_t> rank :
+       {std::vector<uint64_t>{3, 1, 0, 2}, {0, 1, 2, 3}, {3, 2, 1, 0}}) {
+    r = check(rank, total);
+    ASSERT_EQ(r.status, CheckResult::Sat);
+    for (OrderVar i = 0; i < 4; ++i)
+      for (OrderVar j = 0; j < 4; ++j) {
+        if (rank[i] < rank[j]) {
+          EXPECT_LT(r.order[i], r.order[j]) << i << " before " << j;
+        }
+      }
+  }
+}
