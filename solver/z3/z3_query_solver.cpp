@@ -80,8 +80,9 @@ public:
     return r;
   }
 
-  void hintObservedOrder(std::vector<uint64_t> rank) override {
-    translate_.hintObservedOrder(std::move(rank));
+  void hintObservedOrder(std::vector<uint64_t> rank,
+                         const std::vector<BoolVar> &trueBools) override {
+    translate_.hintObservedOrder(std::move(rank), trueBools);
   }
 
   bool boolValue(BoolVar v) override {

@@ -24,10 +24,17 @@ public:
     order_.clear();
     bools_.clear();
     rank_.clear();
+    negated_.clear();
   }
   /// docs/slicing.md, "The observed order as the solver's first guess".
-  void hintObservedOrder(std::vector<uint64_t> rank) {
+  void hintObservedOrder(std::vector<uint64_t> rank,
+                         const std::vector<BoolVar> &trueBools) {
     rank_ = std::move(rank);
+    for (BoolVar v : trueBools) {
+      if (negated_.size() <= v)
+        negated_.resize(v + 1, 0);
+      negated_[v] = 1;
+    }
   }
   z3::expr order(OrderVar v) {
     while (order_.size() <= v)
@@ -36,9 +43,11 @@ public:
     return order_[v];
   }
   z3::expr boolean(BoolVar v) {
-    while (bools_.size() <= v)
-      bools_.push_back(
-          ctx_.bool_const(("b" + std::to_string(bools_.size())).c_str()));
+    while (bools_.size() <= v) {
+      size_t i = bools_.size();
+      z3::expr b = ctx_.bool_const(("b" + std::to_string(i)).c_str());
+      bools_.push_back(i < negated_.size() && negated_[i] ? !b : b);
+    }
     return bools_[v];
   }
   size_t numOrder() const { return order_.size(); }
@@ -115,6 +124,7 @@ private:
   std::unordered_map<F, z3::expr> cache_;
   std::vector<z3::expr> order_, bools_;
   std::vector<uint64_t> rank_;
+  std::vector<char> negated_;
 };
 
 /// Sets the per-check budget (PLATFORM_NOTES: timeout in ms, rlimit).

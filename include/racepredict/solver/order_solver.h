@@ -72,7 +72,8 @@ public:
   /// cut: last). A hint for the search only — it never changes a verdict;
   /// a backend may ignore it (docs/slicing.md, "The observed order as the
   /// solver's first guess").
-  virtual void hintObservedOrder(std::vector<uint64_t>) {}
+  virtual void hintObservedOrder(std::vector<uint64_t>,
+                                 const std::vector<BoolVar> & = {}) {}
   /// After Sat: the value of a Boolean variable (false if unconstrained).
   virtual bool boolValue(BoolVar v) = 0;
 };

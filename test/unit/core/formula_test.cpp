@@ -130,13 +130,15 @@ TEST(Z3OrderSolver, ExhaustedBudgetIsUnknownNotUnsat) {
 // The observed order is the sliced solver's first guess, never a
 // constraint (docs/slicing.md): an order it does not fit is still found,
 // strictness is kept (x < y where the run had y first is not x <= y), and
-// where the formula leaves the order open the model is the observed one.
+// where the formula leaves the order open the model is the observed one;
+// the same for the Booleans that held in the run.
 TEST(Z3QuerySolver, ObservedOrderIsTheFirstGuessNeverAConstraint) {
   FormulaPool p;
   auto s = makeZ3QuerySolver("");
-  auto check = [&](std::vector<uint64_t> rank, std::vector<F> fs) {
+  auto check = [&](std::vector<uint64_t> rank, std::vector<F> fs,
+                   std::vector<BoolVar> trueBools = {}) {
     s->reset(true);
-    s->hintObservedOrder(std::move(rank));
+    s->hintObservedOrder(std::move(rank), trueBools);
     for (F f : fs)
       s->add(p, f);
     return s->check(p, {}, 4, {});
@@ -163,4 +165,18 @@ TEST(Z3QuerySolver, ObservedOrderIsTheFirstGuessNeverAConstraint) {
         }
       }
   }
+  // Booleans true in the run are first guessed true, and still false
+  // where the formula says so.
+  F b0 = p.boolVar(0), b1 = p.boolVar(1);
+  F either = p.mkOr({b0, b1});
+  for (BoolVar observed : {0u, 1u}) {
+    ASSERT_EQ(check({}, {either}, {observed}).status, CheckResult::Sat);
+    EXPECT_TRUE(s->boolValue(observed));
+    EXPECT_FALSE(s->boolValue(1 - observed));
+  }
+  ASSERT_EQ(check({}, {either, p.mkNot(b0)}, {0}).status, CheckResult::Sat);
+  EXPECT_FALSE(s->boolValue(0));
+  EXPECT_TRUE(s->boolValue(1));
+  EXPECT_EQ(check({}, {p.mkNot(b0), p.mkNot(b1), either}, {0, 1}).status,
+            CheckResult::Unsat);
 }
