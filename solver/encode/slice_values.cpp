@@ -202,6 +202,8 @@ F SliceEncoding::concreteRead(EventId r) {
   analysis::EventSpan all = idx_.writesTo(idx_.trace().events[r].obj);
   const EventId *last = std::lower_bound(all.begin(), all.end(), r);
   EventId observed = last == all.begin() ? kNone : last[-1];
+  if (observed != kNone && observed < slicer_.options().windowBegin)
+    observed = kNone; // the value at the window's start
   std::vector<F> alts;
   for (EventId w : ro.writers) {
     F cond = pool_.top(); // (the initial value)

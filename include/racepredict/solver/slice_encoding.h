@@ -178,7 +178,7 @@ private:
   std::vector<std::map<uint32_t, OrderVar>> vars_;
   std::vector<F> new_;
   std::vector<Escape> escapes_;
-  std::vector<BoolVar> observedTrue_;
+  std::vector<BoolVar> observedTrue_; ///< observedTrueBools()
   BoolVar observedTrue(BoolVar v) {
     observedTrue_.push_back(v);
     return v;
