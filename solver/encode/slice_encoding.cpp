@@ -378,8 +378,8 @@ BoolVar SliceEncoding::escapeFor(std::vector<EventId> helpers) {
 }
 
 // The observed position of each named node (a wait's release half just
-// before its event, as in before()); the cut after everything, where it
-// is in the observed run's own terms: every node of the slice ran.
+// before its event, as in before()). The cut is after everything: in the
+// observed run every node of the slice ran.
 std::vector<uint64_t> SliceEncoding::observedRanks() const {
   std::vector<uint64_t> rank(nextVar_, UINT64_MAX);
   for (ThreadId t = 0; t < vars_.size(); ++t)
