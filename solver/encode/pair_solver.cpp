@@ -119,6 +119,7 @@ PairVerdict solveSlice(const analysis::Slicer &slicer, QuerySolver &solver,
     }
     enc.relearn(learned);
     solver.reset(enc.differenceLogicOnly());
+    solver.hintObservedOrder(enc.observedRanks(), enc.observedTrueBools());
     for (F f : enc.takeNew())
       solver.add(pool, f);
     bool grew = false;
@@ -166,6 +167,7 @@ PairVerdict solveSlice(const analysis::Slicer &slicer, QuerySolver &solver,
       size_t added =
           enc.refine(sigma, [&](BoolVar x) { return solver.boolValue(x); });
       if (added) {
+        solver.hintObservedOrder(enc.observedRanks(), enc.observedTrueBools());
         for (F f : enc.takeNew())
           solver.add(pool, f);
         continue;

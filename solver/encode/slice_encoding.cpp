@@ -377,4 +377,15 @@ BoolVar SliceEncoding::escapeFor(std::vector<EventId> helpers) {
   return v;
 }
 
+// The observed position of each named node (a wait's release half just
+// before its event, as in before()). The cut is after everything: in the
+// observed run every node of the slice ran.
+std::vector<uint64_t> SliceEncoding::observedRanks() const {
+  std::vector<uint64_t> rank(nextVar_, UINT64_MAX);
+  for (ThreadId t = 0; t < vars_.size(); ++t)
+    for (auto [unit, v] : vars_[t])
+      rank[v] = 2 * uint64_t{idx_.threadEvents(t)[unit / 2]} + unit % 2;
+  return rank;
+}
+
 } // namespace racepredict::solver

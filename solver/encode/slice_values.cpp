@@ -49,19 +49,19 @@ void SliceEncoding::encodeControlFlow() {
       EventId e = te[p];
       const Event &ev = t.events[e];
       if (trace::readsValue(ev.kind) && s_.matters(idx_, e))
-        readK_.emplace(e, pool_.boolVar(pool_.newBoolVar()));
+        readK_.emplace(e, pool_.boolVar(observedTrue(pool_.newBoolVar())));
       bool inChain = p < s_.readMatter[th];
       if (ev.kind == EventKind::TryFail &&
           (inChain || p < s_.tryfailMatter[th])) {
         F own = refailing(e);
         tryfails.push_back(own);
         if (inChain) {
-          F a = pool_.boolVar(pool_.newBoolVar());
+          F a = pool_.boolVar(observedTrue(pool_.newBoolVar()));
           add(pool_.implies(a, pool_.mkAnd({own, chain})));
           chain = a;
         }
       } else if (trace::readsValue(ev.kind) && inChain) {
-        F a = pool_.boolVar(pool_.newBoolVar());
+        F a = pool_.boolVar(observedTrue(pool_.newBoolVar()));
         add(pool_.implies(a, pool_.mkAnd({readK_.at(e), chain})));
         chain = a;
       }
@@ -199,6 +199,11 @@ SliceEncoding::ReadOptions SliceEncoding::optionWriters(EventId r,
 // when a write outside the slice could feed r.
 F SliceEncoding::concreteRead(EventId r) {
   ReadOptions ro = optionWriters(r, SIZE_MAX);
+  analysis::EventSpan all = idx_.writesTo(idx_.trace().events[r].obj);
+  const EventId *last = std::lower_bound(all.begin(), all.end(), r);
+  EventId observed = last == all.begin() ? kNone : last[-1];
+  if (observed != kNone && observed < slicer_.options().windowBegin)
+    observed = kNone; // the value at the window's start
   std::vector<F> alts;
   for (EventId w : ro.writers) {
     F cond = pool_.top(); // (the initial value)
@@ -211,6 +216,8 @@ F SliceEncoding::concreteRead(EventId r) {
       cond = pool_.mkAnd(conj);
     }
     BoolVar o = pool_.newBoolVar();
+    if (w == observed)
+      observedTrue(o);
     options_[r].push_back({w, o});
     add(pool_.implies(pool_.boolVar(o), cond));
     alts.push_back(pool_.boolVar(o));

@@ -80,6 +80,11 @@ public:
     return r;
   }
 
+  void hintObservedOrder(std::vector<uint64_t> rank,
+                         const std::vector<BoolVar> &trueBools) override {
+    translate_.hintObservedOrder(std::move(rank), trueBools);
+  }
+
   bool boolValue(BoolVar v) override {
     try {
       return model_.eval(translate_.boolean(v), true).is_true();

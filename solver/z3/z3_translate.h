@@ -23,6 +23,18 @@ public:
     cache_.clear();
     order_.clear();
     bools_.clear();
+    rank_.clear();
+    negated_.clear();
+  }
+  /// docs/slicing.md, "The observed order as the solver's first guess".
+  void hintObservedOrder(std::vector<uint64_t> rank,
+                         const std::vector<BoolVar> &trueBools) {
+    rank_ = std::move(rank);
+    for (BoolVar v : trueBools) {
+      if (negated_.size() <= v)
+        negated_.resize(v + 1, 0);
+      negated_[v] = 1;
+    }
   }
   z3::expr order(OrderVar v) {
     while (order_.size() <= v)
@@ -31,9 +43,13 @@ public:
     return order_[v];
   }
   z3::expr boolean(BoolVar v) {
-    while (bools_.size() <= v)
-      bools_.push_back(
-          ctx_.bool_const(("b" + std::to_string(bools_.size())).c_str()));
+    while (bools_.size() <= v) {
+      size_t i = bools_.size();
+      z3::expr b = ctx_.bool_const(("b" + std::to_string(i)).c_str());
+      // A Boolean that held in the run: the negation of a fresh one, whose
+      // first phase (false) makes it true, as observed (see FOp::Lt).
+      bools_.push_back(i < negated_.size() && negated_[i] ? !b : b);
+    }
     return bools_[v];
   }
   size_t numOrder() const { return order_.size(); }
@@ -59,7 +75,16 @@ public:
       e = ctx_.bool_val(false);
       break;
     case FOp::Lt:
-      e = order(n.a) < order(n.b);
+      // Z3 makes `x < y` the negation of an atom `x >= y`, and an atom's
+      // first phase is false: the search first tries x < y. Where the run
+      // had y first, the same constraint as the atom `x - y <= -1` (equal
+      // over the integers) is first tried false, as observed. So the
+      // search starts from the observed run and changes only what the
+      // pair needs (mixed 10K: 300-2,300 conflicts per query -> 0-9).
+      if (n.a < rank_.size() && n.b < rank_.size() && rank_[n.a] > rank_[n.b])
+        e = order(n.a) - order(n.b) <= ctx_.int_val(-1);
+      else
+        e = order(n.a) < order(n.b);
       break;
     case FOp::Le:
       e = order(n.a) <= order(n.b);
@@ -100,6 +125,8 @@ private:
   z3::context &ctx_;
   std::unordered_map<F, z3::expr> cache_;
   std::vector<z3::expr> order_, bools_;
+  std::vector<uint64_t> rank_;
+  std::vector<char> negated_;
 };
 
 /// Sets the per-check budget (PLATFORM_NOTES: timeout in ms, rlimit).

@@ -68,6 +68,13 @@ public:
                             const std::vector<F> &assumptions,
                             uint32_t numOrderVars,
                             const CheckLimits &limits) = 0;
+  /// `rank[v]`: where order variable v's node is in the observed run (the
+  /// cut: last); `trueBools`: the Boolean variables that held in it. A
+  /// hint for the search only — it never changes a verdict; a backend may
+  /// ignore it (docs/slicing.md, "The observed order as the solver's first
+  /// guess").
+  virtual void hintObservedOrder(std::vector<uint64_t> /*rank*/,
+                                 const std::vector<BoolVar> & /*trueBools*/) {}
   /// After Sat: the value of a Boolean variable (false if unconstrained).
   virtual bool boolValue(BoolVar v) = 0;
 };

@@ -71,6 +71,14 @@ public:
   /// ¬escape for every escape: the assumptions of a check.
   std::vector<F> assumptions();
   uint32_t numOrderVars() const { return nextVar_; }
+  /// Per order variable, its node's place in the observed run (the cut:
+  /// after everything).
+  std::vector<uint64_t> observedRanks() const;
+  /// The Boolean variables true in the observed run (K_r, A_i, the
+  /// observed writer's option).
+  const std::vector<BoolVar> &observedTrueBools() const {
+    return observedTrue_;
+  }
   bool differenceLogicOnly() const { return !pool_.hasPb(); }
 
   /// For the queries of other bug kinds over a slice without a racing
@@ -170,6 +178,11 @@ private:
   std::vector<std::map<uint32_t, OrderVar>> vars_;
   std::vector<F> new_;
   std::vector<Escape> escapes_;
+  std::vector<BoolVar> observedTrue_; ///< observedTrueBools()
+  BoolVar observedTrue(BoolVar v) {
+    observedTrue_.push_back(v);
+    return v;
+  }
   /// Per section with a release outside the slice: its escape (or kNone).
   std::unordered_map<uint32_t, BoolVar> releaseEscape_;
   std::set<std::pair<uint32_t, uint32_t>> lockPairs_;

@@ -126,3 +126,57 @@ TEST(Z3OrderSolver, ExhaustedBudgetIsUnknownNotUnsat) {
   EXPECT_EQ(r.status, CheckResult::Unknown);
   EXPECT_FALSE(r.reason.empty());
 }
+
+// The observed order is the sliced solver's first guess, never a
+// constraint (docs/slicing.md): an order it does not fit is still found,
+// strictness is kept (x < y where the run had y first is not x <= y), and
+// where the formula leaves the order open the model is the observed one;
+// the same for the Booleans that held in the run.
+TEST(Z3QuerySolver, ObservedOrderIsTheFirstGuessNeverAConstraint) {
+  FormulaPool p;
+  auto s = makeZ3QuerySolver("");
+  auto check = [&](std::vector<uint64_t> rank, std::vector<F> fs,
+                   std::vector<BoolVar> trueBools = {}) {
+    s->reset(true);
+    s->hintObservedOrder(std::move(rank), trueBools);
+    for (F f : fs)
+      s->add(p, f);
+    return s->check(p, {}, 4, {});
+  };
+  // The run had o1 before o0; the formula wants o0 first.
+  CheckResult r = check({5, 2}, {p.lt(0, 1)});
+  ASSERT_EQ(r.status, CheckResult::Sat);
+  EXPECT_LT(r.order[0], r.order[1]);
+  EXPECT_EQ(check({5, 2}, {p.lt(0, 1), p.le(1, 0)}).status, CheckResult::Unsat);
+  EXPECT_EQ(check({5, 2}, {p.lt(0, 1), p.eq(0, 1)}).status, CheckResult::Unsat);
+  // Every pair ordered, either way: the model is the observed order.
+  std::vector<F> total;
+  for (OrderVar i = 0; i < 4; ++i)
+    for (OrderVar j = i + 1; j < 4; ++j)
+      total.push_back(p.mkOr({p.lt(i, j), p.lt(j, i)}));
+  for (std::vector<uint64_t> rank :
+       {std::vector<uint64_t>{3, 1, 0, 2}, {0, 1, 2, 3}, {3, 2, 1, 0}}) {
+    r = check(rank, total);
+    ASSERT_EQ(r.status, CheckResult::Sat);
+    for (OrderVar i = 0; i < 4; ++i)
+      for (OrderVar j = 0; j < 4; ++j) {
+        if (rank[i] < rank[j]) {
+          EXPECT_LT(r.order[i], r.order[j]) << i << " before " << j;
+        }
+      }
+  }
+  // Booleans true in the run are first guessed true, and still false
+  // where the formula says so.
+  F b0 = p.boolVar(0), b1 = p.boolVar(1);
+  F either = p.mkOr({b0, b1});
+  for (BoolVar observed : {0u, 1u}) {
+    ASSERT_EQ(check({}, {either}, {observed}).status, CheckResult::Sat);
+    EXPECT_TRUE(s->boolValue(observed));
+    EXPECT_FALSE(s->boolValue(1 - observed));
+  }
+  ASSERT_EQ(check({}, {either, p.mkNot(b0)}, {0}).status, CheckResult::Sat);
+  EXPECT_FALSE(s->boolValue(0));
+  EXPECT_TRUE(s->boolValue(1));
+  EXPECT_EQ(check({}, {p.mkNot(b0), p.mkNot(b1), either}, {0, 1}).status,
+            CheckResult::Unsat);
+}
