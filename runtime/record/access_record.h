@@ -152,7 +152,11 @@ struct ByteScan {
   /// branch, so that a reordering that changes one of them cannot keep the
   /// events after it -- without it a witness let strcmp's first byte read
   /// another value, and its replay read on where the recording stopped.
-  bool onward(bool end, size_t i, size_t bound);
+  bool onward(bool end, size_t i, size_t bound) {
+    if ((end || i + 1 < bound) && h.next() && !stopped())
+      plainBranch(h.ts, loc);
+    return !end;
+  }
 };
 
 /// Writes n copies of byte (strncpy's zero fill, a copy's terminator).

@@ -93,12 +93,6 @@ uint8_t ByteScan::copy(void *dst, const void *src) {
   return static_cast<uint8_t>(copyChunk(h, dst, src, 1, true, true, loc));
 }
 
-bool ByteScan::onward(bool end, size_t i, size_t bound) {
-  if ((end || i + 1 < bound) && h.next() && !stopped())
-    plainBranch(h.ts, loc);
-  return !end;
-}
-
 void setBytes(MultiEventHook &h, void *dst, uint8_t byte, uint64_t n,
               uint32_t loc) {
   for (uint64_t i = 0; i < n; ++i)
