@@ -33,19 +33,21 @@ void *__racepredict_malloc(size_t n, uint32_t loc);
 namespace racepredict::rt {
 namespace {
 
-/// strcmp-like: both strings a byte of each at a time, up to the first
-/// difference or end; the result is libc's own on the last pair, which
-/// decides it (the bytes before are equal).
+/// strncmp-like (strcmp: n unbounded): both strings a byte of each at a
+/// time, up to the first difference or end; the result is libc's own on
+/// the last pair, which decides it (the bytes before are equal).
 int compareStrings(const char *a, const char *b, size_t n, uint32_t loc,
-                   int (*compare)(const char *, const char *)) {
+                   int (*compare)(const char *, const char *, size_t)) {
   MultiEventHook h{enter(kRecAccess)};
+  if (!h.ts) // not recording: libc's own scan
+    return h.finishWith(compare(a, b, n));
   ByteScan scan{h, loc};
   for (size_t i = 0; i < n; ++i) {
     char last[2][2] = {{static_cast<char>(scan.read(a + i)), 0},
                        {static_cast<char>(scan.read(b + i)), 0}};
     // Equal bytes decide nothing but the end (libc is asked only otherwise:
     // a call per byte cost 7% of a string-heavy recording).
-    int r = last[0][0] == last[1][0] ? 0 : compare(last[0], last[1]);
+    int r = last[0][0] == last[1][0] ? 0 : compare(last[0], last[1], 2);
     if (!scan.onward(r || !last[0][0], i, n))
       return h.finishWith(r);
   }
@@ -80,6 +82,8 @@ extern "C" {
 
 size_t __racepredict_strnlen(const char *s, size_t max, uint32_t loc) {
   MultiEventHook h{enter(kRecAccess)};
+  if (!h.ts)
+    return h.finishWith(strnlen(s, max));
   ByteScan scan{h, loc};
   return h.finishWith(scanLength(scan, s, max));
 }
@@ -89,21 +93,21 @@ size_t __racepredict_strlen(const char *s, uint32_t loc) {
 }
 
 int __racepredict_strcmp(const char *a, const char *b, uint32_t loc) {
-  return compareStrings(a, b, SIZE_MAX, loc, strcmp);
+  return compareStrings(a, b, SIZE_MAX, loc, strncmp);
 }
 
 int __racepredict_strncmp(const char *a, const char *b, size_t n,
                           uint32_t loc) {
-  return compareStrings(a, b, n, loc, strcmp);
+  return compareStrings(a, b, n, loc, strncmp);
 }
 
 int __racepredict_strcasecmp(const char *a, const char *b, uint32_t loc) {
-  return compareStrings(a, b, SIZE_MAX, loc, strcasecmp);
+  return compareStrings(a, b, SIZE_MAX, loc, strncasecmp);
 }
 
 int __racepredict_strncasecmp(const char *a, const char *b, size_t n,
                               uint32_t loc) {
-  return compareStrings(a, b, n, loc, strcasecmp);
+  return compareStrings(a, b, n, loc, strncasecmp);
 }
 
 int __racepredict_memcmp(const void *a, const void *b, size_t n, uint32_t loc) {
@@ -118,6 +122,8 @@ int __racepredict_bcmp(const void *a, const void *b, size_t n, uint32_t loc) {
 /// Reads up to the character found, or the whole string and its end.
 char *__racepredict_strchr(const char *s, int c, uint32_t loc) {
   MultiEventHook h{enter(kRecAccess)};
+  if (!h.ts)
+    return h.finishWith(const_cast<char *>(strchr(s, c)));
   ByteScan scan{h, loc};
   for (size_t i = 0;; ++i) {
     char byte = static_cast<char>(scan.read(s + i));
@@ -130,6 +136,8 @@ char *__racepredict_strchr(const char *s, int c, uint32_t loc) {
 /// Reads the whole string: the last match is known only at its end.
 char *__racepredict_strrchr(const char *s, int c, uint32_t loc) {
   MultiEventHook h{enter(kRecAccess)};
+  if (!h.ts)
+    return h.finishWith(const_cast<char *>(strrchr(s, c)));
   ByteScan scan{h, loc};
   const char *last = nullptr;
   for (size_t i = 0;; ++i) {
@@ -146,6 +154,8 @@ char *__racepredict_strrchr(const char *s, int c, uint32_t loc) {
 /// bytes the scan read before it (still in memory, unchanged recording).
 char *__racepredict_strstr(const char *s, const char *needle, uint32_t loc) {
   MultiEventHook h{enter(kRecAccess)};
+  if (!h.ts)
+    return h.finishWith(const_cast<char *>(strstr(s, needle)));
   ByteScan scan{h, loc};
   size_t k = scanLength(scan, needle, SIZE_MAX);
   if (!k)
@@ -160,6 +170,8 @@ char *__racepredict_strstr(const char *s, const char *needle, uint32_t loc) {
 
 void *__racepredict_memchr(const void *s, int c, size_t n, uint32_t loc) {
   MultiEventHook h{enter(kRecAccess)};
+  if (!h.ts)
+    return h.finishWith(const_cast<void *>(memchr(s, c, n)));
   ByteScan scan{h, loc};
   auto *p = static_cast<const unsigned char *>(s);
   for (size_t i = 0; i < n; ++i)
