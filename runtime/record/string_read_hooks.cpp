@@ -151,7 +151,7 @@ char *__racepredict_strrchr(const char *s, int c, uint32_t loc) {
 
 /// The needle whole, then the haystack up to the end of the first match,
 /// or whole. A match is checked as its last byte is read, against the
-/// bytes the scan read before it (still in memory, unchanged recording).
+/// bytes the scan read before it, in memory (unchanged while recording).
 char *__racepredict_strstr(const char *s, const char *needle, uint32_t loc) {
   MultiEventHook h{enter(kRecAccess)};
   if (!h.ts)
