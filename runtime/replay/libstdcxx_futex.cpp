@@ -20,7 +20,9 @@
 // (EAGAIN, EINTR) and the header reloads and loops, so this is one of the
 // runs libstdc++'s allows. The executable's calls bind to these definitions
 // (the static runtime defines them; libstdc++'s are in the shared library).
-// Recording, libstdc++'s own run.
+// Recording, libstdc++'s own run. They are weak: a program linked with
+// -static-libstdc++ gets libstdc++'s own (two definitions failed to link),
+// and its replays wait as libstdc++ does.
 //
 #include "replay.h"
 
@@ -79,7 +81,8 @@ WaitFn gRealWait, gRealWaitSteady;
 } // namespace
 
 // __s and __ns are measured against CLOCK_REALTIME (libstdc++'s contract).
-bool std::__atomic_futex_unsigned_base::_M_futex_wait_until(
+__attribute__((weak)) bool
+std::__atomic_futex_unsigned_base::_M_futex_wait_until(
     unsigned *addr, unsigned val, bool has_timeout, std::chrono::seconds s,
     std::chrono::nanoseconds ns) {
   if (racepredict::rt::gReplayOn)
@@ -92,7 +95,8 @@ bool std::__atomic_futex_unsigned_base::_M_futex_wait_until(
 }
 
 // And against CLOCK_MONOTONIC (future::wait_for, wait_until on steady_clock).
-bool std::__atomic_futex_unsigned_base::_M_futex_wait_until_steady(
+__attribute__((weak)) bool
+std::__atomic_futex_unsigned_base::_M_futex_wait_until_steady(
     unsigned *addr, unsigned val, bool has_timeout, std::chrono::seconds s,
     std::chrono::nanoseconds ns) {
   if (racepredict::rt::gReplayOn)
