@@ -129,16 +129,37 @@ void readChunks(MultiEventHook &h, const void *src, uint64_t n, uint32_t loc);
 // copied, and the analysis compares accesses of one size at one address
 // only (docs/recording.md, "Limitations"). A chunking by alignment and
 // length made "job-7" copied in as 2-byte chunks and a 4-byte read of its
-// first four bytes different locations: no race. For a hook that has
-// entered already (h.ts null: nothing is recorded, the bytes still move).
-// Each byte read but the last is followed by a plain branch: whether the
-// function reads on is decided by the byte (its terminator, a difference,
-// the character sought), so a reordering that changes a byte read must not
-// keep the reads after it -- without the branch a witness did, and its
-// replay diverged where strlen stopped sooner.
-void readBytes(MultiEventHook &h, const void *src, uint64_t n, uint32_t loc);
-void copyBytes(MultiEventHook &h, void *dst, const void *src, uint64_t n,
-               uint32_t loc);
+// first four bytes different locations: no race.
+//
+// A hook scans as libc does, deciding after each byte whether to read on
+// from the bytes it has read, so that under replay, where each byte is
+// read at its own turn, the call reads what the schedule's writes between
+// its bytes left and stops where that makes it stop; measuring the string
+// first and then reading that many bytes one turn at a time diverged from
+// a witness putting another thread's write inside the call. Recording, the
+// token is held throughout and the scan reads what libc would.
+struct ByteScan {
+  MultiEventHook &h; // h.ts null: nothing is recorded, the bytes still move
+  uint32_t loc;
+  /// The byte at src, recorded as a 1-byte read.
+  uint8_t read(const void *src);
+  /// Copies the byte at src to dst (a read and a write); returns it.
+  uint8_t copy(void *dst, const void *src);
+  /// After the byte (or pair) with index i of a scan of at most bound:
+  /// whether the function reads on (end: the byte ended it -- the
+  /// terminator, a difference, the character sought). Unless the bound
+  /// alone ends the scan, that was decided by the bytes read: a plain
+  /// branch, so that a reordering that changes one of them cannot keep the
+  /// events after it -- without it a witness let strcmp's first byte read
+  /// another value, and its replay read on where the recording stopped.
+  bool onward(bool end, size_t i, size_t bound) {
+    if ((end || i + 1 < bound) && h.next() && !stopped())
+      plainBranch(h.ts, loc);
+    return !end;
+  }
+};
+
+/// Writes n copies of byte (strncpy's zero fill, a copy's terminator).
 void setBytes(MultiEventHook &h, void *dst, uint8_t byte, uint64_t n,
               uint32_t loc);
 

@@ -23,12 +23,16 @@ unsigned chunkSize(uintptr_t a, uintptr_t b, uint64_t n) {
 }
 
 /// Copies one aligned chunk from `src` to `dst`, recording the read of
-/// `src` (when recordRead) and the write of `dst` (when recordWrite).
-void copyChunk(MultiEventHook &h, void *dst, const void *src, unsigned g,
-               bool recordRead, bool recordWrite, uint32_t loc) {
+/// `src` (when recordRead) and the write of `dst` (when recordWrite);
+/// returns the chunk. The chunk is read after the read's turn under replay
+/// (MultiEventHook::next), so that it is what the schedule's writes before
+/// that turn left, as the recorded value was.
+uint64_t copyChunk(MultiEventHook &h, void *dst, const void *src, unsigned g,
+                   bool recordRead, bool recordWrite, uint32_t loc) {
+  bool record = recordRead && h.next();
   uint64_t raw = 0;
   memcpy(&raw, src, g);
-  if (recordRead && h.next()) {
+  if (record) {
     if (!stopped())
       putAccess(h.ts, RP_READ, g, signExtend(raw, g), loc, src);
     h.ts->readsSinceBranch = true;
@@ -39,6 +43,7 @@ void copyChunk(MultiEventHook &h, void *dst, const void *src, unsigned g,
   // Long ranges fill the buffer: flush between chunks, not only at leave().
   if (h.ts)
     flushIfFull(h.ts, kMaxRecord * 2);
+  return raw;
 }
 
 /// A range copy where either side may be private (the pass passes its own
@@ -67,13 +72,6 @@ void copyRange(void *dst, const void *src, uint64_t n, bool recordRead,
   h.finish();
 }
 
-/// After a string function's byte read, when another follows: the
-/// function went on because of the byte's value (access_record.h).
-void decidedByByte(MultiEventHook &h, uint64_t i, uint64_t n, uint32_t loc) {
-  if (i + 1 < n && h.next() && !stopped())
-    plainBranch(h.ts, loc);
-}
-
 } // namespace
 
 void readChunks(MultiEventHook &h, const void *src, uint64_t n, uint32_t loc) {
@@ -85,22 +83,14 @@ void readChunks(MultiEventHook &h, const void *src, uint64_t n, uint32_t loc) {
               false, loc);
 }
 
-void readBytes(MultiEventHook &h, const void *src, uint64_t n, uint32_t loc) {
-  uint8_t scratch;
-  for (uint64_t i = 0; i < n && h.ts; ++i) {
-    copyChunk(h, &scratch, static_cast<const uint8_t *>(src) + i, 1, true,
-              false, loc);
-    decidedByByte(h, i, n, loc);
-  }
+uint8_t ByteScan::read(const void *src) {
+  uint8_t byte;
+  copyChunk(h, &byte, src, 1, true, false, loc);
+  return byte;
 }
 
-void copyBytes(MultiEventHook &h, void *dst, const void *src, uint64_t n,
-               uint32_t loc) {
-  for (uint64_t i = 0; i < n; ++i) {
-    copyChunk(h, static_cast<uint8_t *>(dst) + i,
-              static_cast<const uint8_t *>(src) + i, 1, true, true, loc);
-    decidedByByte(h, i, n, loc);
-  }
+uint8_t ByteScan::copy(void *dst, const void *src) {
+  return static_cast<uint8_t>(copyChunk(h, dst, src, 1, true, true, loc));
 }
 
 void setBytes(MultiEventHook &h, void *dst, uint8_t byte, uint64_t n,

@@ -36,8 +36,9 @@ struct RunSpec {
   double graceSeconds = 2;
   /// Once this becomes non-zero (a signal handler sets it: `run` was
   /// interrupted), the program gets SIGTERM -- the recorder writes its
-  /// trace -- and SIGKILL `interruptGraceSeconds` later if it is still
-  /// running.
+  /// trace; a second later if it shares our process group, which a Ctrl-C
+  /// reaches too -- and SIGKILL `interruptGraceSeconds` after the interrupt
+  /// if it is still running.
   const std::atomic<int> *interrupt = nullptr;
   double interruptGraceSeconds = 5;
 };
