@@ -81,11 +81,14 @@ std::vector<uint32_t> locationOwners(const Trace &t) {
 /// current value stand for, as sets of kept reads.
 class Reducer {
 public:
-  Reducer(const Trace &t, size_t maxListed)
+  Reducer(const Trace &t, size_t maxListed, const std::vector<bool> *shared)
       : t_(t), maxListed_(maxListed), owner_(locationOwners(t)),
         keep_(t.events.size(), true), referenced_(t.events.size(), false),
         loc_(owner_.size()), plainBranches_(t.numThreads()),
         sharedReads_(t.numThreads()) {
+    for (SymId l = 0; shared && l < shared->size() && l < owner_.size(); ++l)
+      if ((*shared)[l])
+        owner_[l] = kShared;
     for (EventId i = 0; i < t.events.size(); ++i) {
       const Event &e = t.events[i];
       if (t.hasDeps(e)) {
@@ -383,8 +386,9 @@ private:
 
 } // namespace
 
-LocalReduction reduceThreadLocal(const Trace &t, size_t maxListed) {
-  Reducer red(t, maxListed);
+LocalReduction reduceThreadLocal(const Trace &t, size_t maxListed,
+                                 const std::vector<bool> *shared) {
+  Reducer red(t, maxListed, shared);
   LocalReductionStats s;
   red.dropLocalAccesses(s);
   LocalReduction r = red.build();

@@ -44,8 +44,10 @@ struct LocalReduction {
 /// it are those on `t`, event for event through `original`. Above
 /// `maxListed` reads, what a local value came from is not carried as a list:
 /// one read of it stays in the trace, with its writer (bounds the memory of
-/// long chains through private memory).
-LocalReduction reduceThreadLocal(const trace::Trace &t, size_t maxListed = 16);
+/// long chains through private memory). Locations `shared` marks (if
+/// given) are kept as if several threads used them.
+LocalReduction reduceThreadLocal(const trace::Trace &t, size_t maxListed = 16,
+                                 const std::vector<bool> *shared = nullptr);
 
 /// A schedule of the reduced trace as a schedule of the original one
 /// (`full` indexes it): each step is preceded by the events of its thread

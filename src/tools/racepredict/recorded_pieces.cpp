@@ -1,0 +1,62 @@
+//===- tools/racepredict/recorded_pieces.cpp - Races of pieces, as recorded
+//===//
+#include "recorded_pieces.h"
+
+#include <set>
+#include <utility>
+
+namespace racepredict::tool {
+
+void piecesToRecorded(solver::RaceResult &r, const analysis::AccessPieces &p,
+                      const analysis::TraceIndex &pieceIndex) {
+  using Pair = std::pair<trace::EventId, trace::EventId>;
+  auto recorded = [&](trace::EventId a, trace::EventId b) {
+    a = p.original[a];
+    b = p.original[b];
+    return a < b ? Pair{a, b} : Pair{b, a};
+  };
+  std::set<Pair> found, torn;
+  std::vector<solver::RaceFinding> races;
+  for (solver::RaceFinding &f : r.races) {
+    Pair ab = recorded(f.first, f.second);
+    if (found.count(ab))
+      continue;
+    auto w = analysis::recordedRaceWitness(p, pieceIndex, f.schedule.steps());
+    if (!w) {
+      torn.insert(ab);
+      continue;
+    }
+    found.insert(ab);
+    torn.erase(ab);
+    races.push_back({ab.first, ab.second, analysis::WitnessSchedule(*w)});
+  }
+  r.races = std::move(races);
+  std::vector<solver::UnknownPair> unknowns;
+  std::set<Pair> listed;
+  for (const solver::UnknownPair &u : r.unknowns) {
+    Pair ab = recorded(u.first, u.second);
+    if (!found.count(ab) && listed.insert(ab).second)
+      unknowns.push_back({ab.first, ab.second, u.reason});
+  }
+  for (const Pair &ab : torn)
+    if (!found.count(ab) && listed.insert(ab).second)
+      unknowns.push_back({ab.first, ab.second,
+                          "every witness tears an access of different-sized "
+                          "pieces apart"});
+  r.unknowns = std::move(unknowns);
+  r.stats.events = p.first.size() - 1;
+}
+
+solver::RaceResult predictRacesInPieces(const trace::Trace &t, bool split,
+                                        const solver::RaceOptions &opts) {
+  std::optional<analysis::AccessPieces> pieces;
+  if (split)
+    pieces = analysis::splitOverlappingAccesses(t);
+  analysis::TraceIndex idx(pieces ? pieces->trace : t);
+  solver::RaceResult r = solver::predictRaces(idx, opts);
+  if (pieces)
+    piecesToRecorded(r, *pieces, idx);
+  return r;
+}
+
+} // namespace racepredict::tool
