@@ -1,6 +1,5 @@
 //===- tools/racepredict/analysis_pipeline.cpp - Load, index, predict -----===//
 #include "analysis_pipeline.h"
-#include "recorded_pieces.h"
 
 #include "racepredict/analysis/mhb.h"
 #include "racepredict/analysis/reduced_witness.h"
@@ -8,6 +7,7 @@
 #include "racepredict/property/parser.h"
 #include "racepredict/report/race_groups.h"
 #include "racepredict/report/suppressions.h"
+#include "racepredict/solver/piece_races.h"
 #include "racepredict/support/memory.h"
 #include "racepredict/trace/validate.h"
 
@@ -257,7 +257,8 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
       setActivity("predicting the races of " + what);
       ProgressLine progress(o.progress, "races");
       opts.onProgress = progress.callback();
-      res.races = predictRacesInPieces(red.trace, !overlapping.empty(), opts);
+      res.races =
+          solver::predictRacesInPieces(red.trace, !overlapping.empty(), opts);
     }
     stage("races");
     // Only witnesses need the whole trace's index (to put back each
@@ -278,7 +279,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     opts.onProgress = progress.callback();
     res.races = overlapping.empty()
                     ? solver::predictRaces(*res.index, opts)
-                    : predictRacesInPieces(*res.trace, true, opts);
+                    : solver::predictRacesInPieces(*res.trace, true, opts);
     stage("races");
   }
   if (o.doRaces() && !o.allPairs)

@@ -1,22 +1,22 @@
-//===- tools/racepredict/recorded_pieces.h - Races of pieces, as recorded -===//
+//===- solver/piece_races.h - Races decided on pieces, named as recorded --===//
 #pragma once
 
 #include "racepredict/analysis/access_pieces.h"
 #include "racepredict/solver/race_predictor.h"
 
-namespace racepredict::tool {
+namespace racepredict::solver {
 
 /// Races decided on the trace with pieces (analysis/access_pieces.h) as
 /// races of the recorded events: one finding per recorded pair, its
 /// witness naming recorded events, each access whole at one step
 /// (analysis::recordedRaceWitness, checked on the pieces); a pair whose
 /// witnesses all need an access torn apart is `unknown`, never a race.
-void piecesToRecorded(solver::RaceResult &r, const analysis::AccessPieces &p,
+void piecesToRecorded(RaceResult &r, const analysis::AccessPieces &p,
                       const analysis::TraceIndex &pieceIndex);
 
 /// The races of `t`, decided on its pieces when `split` (and there are
 /// some), named by t's events.
-solver::RaceResult predictRacesInPieces(const trace::Trace &t, bool split,
-                                        const solver::RaceOptions &opts);
+RaceResult predictRacesInPieces(const trace::Trace &t, bool split,
+                                const RaceOptions &opts);
 
-} // namespace racepredict::tool
+} // namespace racepredict::solver

@@ -1,13 +1,13 @@
-//===- tools/racepredict/recorded_pieces.cpp - Races of pieces, as recorded
+//===- solver/encode/piece_races.cpp - Races decided on pieces, as recorded
 //===//
-#include "recorded_pieces.h"
+#include "racepredict/solver/piece_races.h"
 
 #include <set>
 #include <utility>
 
-namespace racepredict::tool {
+namespace racepredict::solver {
 
-void piecesToRecorded(solver::RaceResult &r, const analysis::AccessPieces &p,
+void piecesToRecorded(RaceResult &r, const analysis::AccessPieces &p,
                       const analysis::TraceIndex &pieceIndex) {
   using Pair = std::pair<trace::EventId, trace::EventId>;
   auto recorded = [&](trace::EventId a, trace::EventId b) {
@@ -16,8 +16,8 @@ void piecesToRecorded(solver::RaceResult &r, const analysis::AccessPieces &p,
     return a < b ? Pair{a, b} : Pair{b, a};
   };
   std::set<Pair> found, torn;
-  std::vector<solver::RaceFinding> races;
-  for (solver::RaceFinding &f : r.races) {
+  std::vector<RaceFinding> races;
+  for (RaceFinding &f : r.races) {
     Pair ab = recorded(f.first, f.second);
     if (found.count(ab))
       continue;
@@ -31,9 +31,9 @@ void piecesToRecorded(solver::RaceResult &r, const analysis::AccessPieces &p,
     races.push_back({ab.first, ab.second, analysis::WitnessSchedule(*w)});
   }
   r.races = std::move(races);
-  std::vector<solver::UnknownPair> unknowns;
+  std::vector<UnknownPair> unknowns;
   std::set<Pair> listed;
-  for (const solver::UnknownPair &u : r.unknowns) {
+  for (const UnknownPair &u : r.unknowns) {
     Pair ab = recorded(u.first, u.second);
     if (!found.count(ab) && listed.insert(ab).second)
       unknowns.push_back({ab.first, ab.second, u.reason});
@@ -47,16 +47,16 @@ void piecesToRecorded(solver::RaceResult &r, const analysis::AccessPieces &p,
   r.stats.events = p.first.size() - 1;
 }
 
-solver::RaceResult predictRacesInPieces(const trace::Trace &t, bool split,
-                                        const solver::RaceOptions &opts) {
+RaceResult predictRacesInPieces(const trace::Trace &t, bool split,
+                                const RaceOptions &opts) {
   std::optional<analysis::AccessPieces> pieces;
   if (split)
     pieces = analysis::splitOverlappingAccesses(t);
   analysis::TraceIndex idx(pieces ? pieces->trace : t);
-  solver::RaceResult r = solver::predictRaces(idx, opts);
+  RaceResult r = predictRaces(idx, opts);
   if (pieces)
     piecesToRecorded(r, *pieces, idx);
   return r;
 }
 
-} // namespace racepredict::tool
+} // namespace racepredict::solver
