@@ -47,16 +47,32 @@ void piecesToRecorded(RaceResult &r, const analysis::AccessPieces &p,
   r.stats.events = p.first.size() - 1;
 }
 
-RaceResult predictRacesInPieces(const trace::Trace &t, bool split,
-                                const RaceOptions &opts) {
-  std::optional<analysis::AccessPieces> pieces;
-  if (split)
-    pieces = analysis::splitOverlappingAccesses(t);
+namespace {
+
+RaceResult decide(const trace::Trace &t,
+                  const std::optional<analysis::AccessPieces> &pieces,
+                  const RaceOptions &opts) {
   analysis::TraceIndex idx(pieces ? pieces->trace : t);
   RaceResult r = predictRaces(idx, opts);
   if (pieces)
     piecesToRecorded(r, *pieces, idx);
   return r;
+}
+
+} // namespace
+
+RaceResult predictRacesInPieces(const trace::Trace &t, bool split,
+                                const RaceOptions &opts) {
+  return decide(t, split ? analysis::splitOverlappingAccesses(t) : std::nullopt,
+                opts);
+}
+
+RaceResult predictRacesInPieces(trace::Trace &&t, bool split,
+                                const RaceOptions &opts) {
+  std::optional<analysis::AccessPieces> pieces;
+  if (split)
+    pieces = analysis::splitOverlappingAccesses(std::move(t));
+  return decide(t, pieces, opts);
 }
 
 } // namespace racepredict::solver

@@ -9,6 +9,7 @@
 //
 #include "racepredict/analysis/access_pieces.h"
 
+#include "racepredict/analysis/local_reduction.h"
 #include "racepredict/trace/binary_format.h"
 
 #include <algorithm>
@@ -92,7 +93,10 @@ struct PieceState {
 
 class Splitter {
 public:
-  explicit Splitter(const Trace &t) : t_(t) {}
+  /// `consumed`: t itself, whose tables the pieces take over (a copy of
+  /// the names of a large trace is hundreds of MB).
+  explicit Splitter(const Trace &t, Trace *consumed = nullptr)
+      : t_(t), consumed_(consumed) {}
 
   std::vector<bool> splitLocations() {
     std::vector<bool> out;
@@ -279,15 +283,19 @@ private:
   }
 
   void build(AccessPieces &p) {
-    Trace &out = p.trace;
-    out.names = t_.names;
-    out.sources = t_.sources;
-    out.initValues = t_.initValues;
-    out.rmwOld = t_.rmwOld;
-    out.argOffsets = t_.argOffsets;
-    out.argItems = t_.argItems;
-    out.stackNodes = t_.stackNodes;
-    out.stop = t_.stop;
+    // A consumed trace's largest tables move (build() reads them no more).
+    Trace moved;
+    if (consumed_) {
+      moved.names.swap(consumed_->names);
+      moved.sources.swap(consumed_->sources);
+      moved.stackNodes.swap(consumed_->stackNodes);
+    }
+    Trace &out = p.trace = tablesOf(t_);
+    if (consumed_) {
+      out.names.swap(moved.names);
+      out.sources.swap(moved.sources);
+      out.stackNodes.swap(moved.stackNodes);
+    }
     size_t n = p.first.back();
     out.events.reserve(n);
     p.original.reserve(n);
@@ -350,6 +358,7 @@ private:
   }
 
   const Trace &t_;
+  Trace *consumed_;
   std::vector<LocUse> uses_;
   std::vector<Group> groups_;
   std::vector<std::string> objects_;
@@ -359,6 +368,10 @@ private:
 
 std::optional<AccessPieces> splitOverlappingAccesses(const Trace &t) {
   return Splitter(t).run();
+}
+
+std::optional<AccessPieces> splitOverlappingAccesses(Trace &&t) {
+  return Splitter(t, &t).run();
 }
 
 std::vector<bool> overlappingLocations(const Trace &t) {

@@ -200,15 +200,7 @@ public:
                  ? static_cast<EventId>(it - r.original.begin())
                  : kNone;
     };
-    Trace &out = r.trace;
-    out.names = t.names;
-    out.sources = t.sources;
-    out.initValues = t.initValues;
-    out.rmwOld = t.rmwOld;
-    out.argOffsets = t.argOffsets;
-    out.argItems = t.argItems;
-    out.stackNodes = t.stackNodes;
-    out.stop = t.stop;
+    Trace &out = r.trace = tablesOf(t);
     out.events.reserve(r.original.size());
     if (!t.eventStacks.empty())
       out.eventStacks.reserve(r.original.size());
@@ -385,6 +377,19 @@ private:
 };
 
 } // namespace
+
+Trace tablesOf(const Trace &t) {
+  Trace out;
+  out.names = t.names;
+  out.sources = t.sources;
+  out.initValues = t.initValues;
+  out.rmwOld = t.rmwOld;
+  out.argOffsets = t.argOffsets;
+  out.argItems = t.argItems;
+  out.stackNodes = t.stackNodes;
+  out.stop = t.stop;
+  return out;
+}
 
 LocalReduction reduceThreadLocal(const Trace &t, size_t maxListed,
                                  const std::vector<bool> *shared) {

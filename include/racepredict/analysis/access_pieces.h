@@ -55,6 +55,9 @@ struct AccessPieces {
 /// wrote starts a new name for that piece, as trace/hidden_writes.cpp does
 /// for whole locations).
 std::optional<AccessPieces> splitOverlappingAccesses(const trace::Trace &t);
+/// The same, taking over t's names, sources and stacks (t keeps its
+/// events, for nothing but to be dropped).
+std::optional<AccessPieces> splitOverlappingAccesses(trace::Trace &&t);
 
 /// Per location of `t`, whether splitOverlappingAccesses cuts its accesses
 /// (empty when it cuts none). The thread-local reduction keeps them

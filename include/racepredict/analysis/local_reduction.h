@@ -49,6 +49,12 @@ struct LocalReduction {
 LocalReduction reduceThreadLocal(const trace::Trace &t, size_t maxListed = 16,
                                  const std::vector<bool> *shared = nullptr);
 
+/// A trace with t's names, sources, init values, rmw reads, custom
+/// arguments, stacks and stop, and no events: what a trace derived from t
+/// (this reduction, the pieces of accesses of analysis/access_pieces.h)
+/// starts from.
+trace::Trace tablesOf(const trace::Trace &t);
+
 /// A schedule of the reduced trace as a schedule of the original one
 /// (`full` indexes it): each step is preceded by the events of its thread
 /// that the reduction dropped before it; the last `tail` steps (the racing

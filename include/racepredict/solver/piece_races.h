@@ -18,5 +18,9 @@ void piecesToRecorded(RaceResult &r, const analysis::AccessPieces &p,
 /// some), named by t's events.
 RaceResult predictRacesInPieces(const trace::Trace &t, bool split,
                                 const RaceOptions &opts);
+/// The same, on a trace dropped afterwards: the pieces take over its names,
+/// sources and stacks (a copy of a large trace's names is hundreds of MB).
+RaceResult predictRacesInPieces(trace::Trace &&t, bool split,
+                                const RaceOptions &opts);
 
 } // namespace racepredict::solver

@@ -257,8 +257,8 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
       setActivity("predicting the races of " + what);
       ProgressLine progress(o.progress, "races");
       opts.onProgress = progress.callback();
-      res.races =
-          solver::predictRacesInPieces(red.trace, !overlapping.empty(), opts);
+      res.races = solver::predictRacesInPieces(std::move(red.trace),
+                                               !overlapping.empty(), opts);
     }
     stage("races");
     // Only witnesses need the whole trace's index (to put back each
