@@ -96,12 +96,15 @@ template <class From> void takeTables(Trace &to, From &&from) {
 /// current value stand for, as sets of kept reads.
 class Reducer {
 public:
-  Reducer(const Trace &t, size_t maxListed)
+  Reducer(const Trace &t, size_t maxListed, const std::vector<bool> *shared)
       : t_(t), maxListed_(maxListed), owner_(locationOwners(t)),
         keep_(t.events.size(), true), referenced_(t.events.size(), false),
         loc_(owner_.size()), plainBranches_(t.numThreads()),
         sharedReads_(t.numThreads()) {
     size_t referenced = 0;
+    for (SymId l = 0; shared && l < shared->size() && l < owner_.size(); ++l)
+      if ((*shared)[l])
+        owner_[l] = kShared;
     for (EventId i = 0; i < t.events.size(); ++i) {
       const Event &e = t.events[i];
       if (t.hasDeps(e)) {
@@ -404,9 +407,16 @@ private:
 
 } // namespace
 
+Trace tablesOf(const Trace &t) {
+  Trace out;
+  takeTables(out, t);
+  return out;
+}
+
 namespace {
-LocalReduction reduce(const Trace &t, size_t maxListed, Trace *lender) {
-  Reducer red(t, maxListed);
+LocalReduction reduce(const Trace &t, size_t maxListed, Trace *lender,
+                      const std::vector<bool> *shared) {
+  Reducer red(t, maxListed, shared);
   LocalReductionStats s;
   red.dropLocalAccesses(s);
   LocalReduction r = red.build(lender);
@@ -415,12 +425,14 @@ LocalReduction reduce(const Trace &t, size_t maxListed, Trace *lender) {
 }
 } // namespace
 
-LocalReduction reduceThreadLocal(const Trace &t, size_t maxListed) {
-  return reduce(t, maxListed, nullptr);
+LocalReduction reduceThreadLocal(const Trace &t, size_t maxListed,
+                                 const std::vector<bool> *shared) {
+  return reduce(t, maxListed, nullptr, shared);
 }
 
-LocalReduction reduceThreadLocalLending(Trace &t, size_t maxListed) {
-  return reduce(t, maxListed, &t);
+LocalReduction reduceThreadLocalLending(Trace &t, size_t maxListed,
+                                        const std::vector<bool> *shared) {
+  return reduce(t, maxListed, &t, shared);
 }
 
 void giveBackTables(LocalReduction &r, Trace &t) {

@@ -47,7 +47,7 @@ std::optional<std::string> outOfRange(size_t n, const WitnessSpec &w) {
 
 /// The steps the witness stands for, before its kind's check.
 Expected<std::vector<Step>> scheduleOf(const analysis::TraceIndex &idx,
-                                       const WitnessSpec &w) {
+                                       const WitnessSpec &w, bool pieces) {
   const trace::Trace &t = idx.trace();
   if (w.steps) {
     // One schedule, not two that may disagree.
@@ -69,6 +69,15 @@ Expected<std::vector<Step>> scheduleOf(const analysis::TraceIndex &idx,
         prefix.back() != w.second)
       return Error{"the witness does not end with the racing pair"};
     prefix.resize(prefix.size() - 2);
+    // Halves are placed on the recorded locations, which accesses of
+    // different sizes do not keep: the analyser writes "steps" when one
+    // occurs.
+    if (pieces) {
+      std::vector<Step> plain;
+      for (EventId e : w.witness)
+        plain.push_back({e, false});
+      return plain;
+    }
   }
   auto steps = analysis::expandWitness(idx, prefix);
   if (!steps) {
@@ -101,14 +110,15 @@ Expected<std::vector<Step>> scheduleOf(const analysis::TraceIndex &idx,
 
 Expected<std::vector<Step>>
 witnessSteps(const analysis::TraceIndex &idx, const WitnessSpec &w,
-             std::vector<analysis::BlockReason> *reasons) {
+             std::vector<analysis::BlockReason> *reasons,
+             const analysis::PieceIndex *pieces) {
   if (auto bad = outOfRange(idx.trace().events.size(), w))
     return Error{*bad};
   for (const WitnessBlock &b : w.blocked)
     if (b.halfDone.value_or(false) && !twoHalves(idx.trace(), b.event))
       return Error{"blocked event " + std::to_string(b.event) +
                    " is no wait or barrier, it has no half to be done"};
-  auto steps = scheduleOf(idx, w);
+  auto steps = scheduleOf(idx, w, pieces != nullptr);
   if (!steps)
     return steps;
   std::optional<std::string> why;
@@ -118,7 +128,9 @@ witnessSteps(const analysis::TraceIndex &idx, const WitnessSpec &w,
         !(steps->back() == Step{w.second}))
       return Error{"the steps do not end with the racing pair"};
     std::vector<Step> prefix(steps->begin(), steps->end() - 2);
-    why = analysis::checkRaceWitness(idx, prefix, w.first, w.second);
+    why = pieces ? analysis::checkRecordedRace(pieces->pieces, pieces->index,
+                                               prefix, w.first, w.second)
+                 : analysis::checkRaceWitness(idx, prefix, w.first, w.second);
     break;
   }
   case WitnessKind::Deadlock: {

@@ -44,17 +44,27 @@ struct LocalReduction {
 /// it are those on `t`, event for event through `original`. Above
 /// `maxListed` reads, what a local value came from is not carried as a list:
 /// one read of it stays in the trace, with its writer (bounds the memory of
-/// long chains through private memory).
-LocalReduction reduceThreadLocal(const trace::Trace &t, size_t maxListed = 16);
+/// long chains through private memory). Locations `shared` marks (if
+/// given) are kept as if several threads used them.
+LocalReduction reduceThreadLocal(const trace::Trace &t, size_t maxListed = 16,
+                                 const std::vector<bool> *shared = nullptr);
 /// The same, with `t`'s tables (names, sources, initial values, rmw values,
 /// custom arguments, call-stack nodes, the stop) moved into the reduced
 /// trace instead of copied: on pigz + zlib the copy took ~550 MB, most of
 /// it the 3.6M location names (docs/thread_local.md, "Memory and time"). `t`
 /// keeps its events but has no names until giveBackTables.
-LocalReduction reduceThreadLocalLending(trace::Trace &t, size_t maxListed = 16);
+LocalReduction
+reduceThreadLocalLending(trace::Trace &t, size_t maxListed = 16,
+                         const std::vector<bool> *shared = nullptr);
 /// Moves the tables reduceThreadLocalLending lent to `r.trace` back to `t`
 /// (`r.trace` keeps its events, without tables).
 void giveBackTables(LocalReduction &r, trace::Trace &t);
+
+/// A trace with t's names, sources, init values, rmw reads, custom
+/// arguments, stacks and stop, and no events: what a trace derived from t
+/// (this reduction, the pieces of accesses of analysis/access_pieces.h)
+/// starts from.
+trace::Trace tablesOf(const trace::Trace &t);
 
 /// A schedule of the reduced trace as a schedule of the original one
 /// (`full` indexes it): each step is preceded by the events of its thread

@@ -25,6 +25,7 @@
 //
 #pragma once
 
+#include "racepredict/analysis/access_pieces.h"
 #include "racepredict/analysis/deadlock.h"
 #include "racepredict/analysis/schedule_checker.h"
 #include "racepredict/support/error.h"
@@ -97,9 +98,13 @@ Expected<WitnessSpec> readWitnessFile(const std::string &path);
 /// (on what the file says they block on, if it says), a violation's steps
 /// are a valid prefix schedule that ends with its last event and passes
 /// through its events in order. Errors are one sentence (no file name).
-/// `reasons` (deadlocks) gets why each thread is blocked.
+/// `reasons` (deadlocks) gets why each thread is blocked. With `pieces`
+/// (the trace has accesses of different sizes to the same bytes,
+/// analysis/access_pieces.h) a race is checked on them, each recorded
+/// access whole at its step.
 Expected<std::vector<analysis::Step>>
 witnessSteps(const analysis::TraceIndex &idx, const WitnessSpec &w,
-             std::vector<analysis::BlockReason> *reasons = nullptr);
+             std::vector<analysis::BlockReason> *reasons = nullptr,
+             const analysis::PieceIndex *pieces = nullptr);
 
 } // namespace racepredict::report

@@ -7,6 +7,7 @@
 #include "racepredict/property/parser.h"
 #include "racepredict/report/race_groups.h"
 #include "racepredict/report/suppressions.h"
+#include "racepredict/solver/piece_races.h"
 #include "racepredict/support/memory.h"
 #include "racepredict/trace/validate.h"
 
@@ -240,20 +241,26 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   // (the reduction needs every read to see its thread's last write).
   bool reduce =
       o.doRaces() && !o.noLocalReduction && !o.window && !o.allowInconsistent;
+  // Accesses of different sizes to the same bytes: races are decided on
+  // their pieces, and named by the accesses (analysis/access_pieces.h).
+  // The reduction keeps them all, and its trace is split.
+  std::vector<bool> overlapping;
+  if (o.doRaces() && !o.window)
+    overlapping = analysis::overlappingLocations(*res.trace);
   if (reduce) {
     setActivity("leaving out the thread-local accesses of " + what);
     // The whole trace lends its tables (names...) to the reduced one until
     // the races are decided: nothing reads it meanwhile.
-    analysis::LocalReduction red =
-        analysis::reduceThreadLocalLending(*res.trace);
+    analysis::LocalReduction red = analysis::reduceThreadLocalLending(
+        *res.trace, 16, overlapping.empty() ? nullptr : &overlapping);
     res.reduction = red.stats;
     stage("reduce");
     {
-      analysis::TraceIndex reducedIndex(red.trace);
       setActivity("predicting the races of " + what);
       ProgressLine progress(o.progress, "races");
       opts.onProgress = progress.callback();
-      res.races = solver::predictRaces(reducedIndex, opts);
+      res.races = solver::predictRacesInPiecesLending(
+          red.trace, !overlapping.empty(), opts);
     }
     stage("races");
     analysis::giveBackTables(red, *res.trace);
@@ -267,13 +274,15 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   // Races without the reduction and deadlocks are predicted on the same
   // index: one must-happen-before order for both.
   std::optional<analysis::MustHappenBefore> order;
-  if (o.doRaces() && !reduce && o.doDeadlocks())
+  if (o.doRaces() && !reduce && o.doDeadlocks() && overlapping.empty())
     opts.order = &order.emplace(*res.index);
   if (o.doRaces() && !reduce) {
     setActivity("predicting the races of " + what);
     ProgressLine progress(o.progress, "races");
     opts.onProgress = progress.callback();
-    res.races = solver::predictRaces(*res.index, opts);
+    res.races = overlapping.empty()
+                    ? solver::predictRaces(*res.index, opts)
+                    : solver::predictRacesInPieces(*res.trace, true, opts);
     stage("races");
   }
   if (o.doRaces() && !o.allPairs)

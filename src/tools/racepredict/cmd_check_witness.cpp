@@ -58,11 +58,16 @@ int runCheckWitness(const CheckWitnessArgs &args) {
     props.insert(props.end(), ps->begin(), ps->end());
   }
   analysis::TraceIndex idx(*t);
+  // Races among accesses of different sizes are checked on their pieces.
+  std::optional<analysis::PieceIndex> pieces;
+  if (auto p = analysis::splitOverlappingAccesses(*t))
+    pieces.emplace(std::move(*p));
   size_t bad = 0;
   size_t numbers[3] = {0, 0, 0}; // per kind, as the report lists them
   for (const report::WitnessSpec &w : *witnesses) {
     size_t k = numbers[static_cast<int>(w.kind)]++;
-    auto steps = report::witnessSteps(idx, w);
+    auto steps =
+        report::witnessSteps(idx, w, nullptr, pieces ? &*pieces : nullptr);
     std::optional<std::string> err;
     if (!steps)
       err = steps.error().message;

@@ -118,8 +118,13 @@ int runReplay(const ReplayArgs &a) {
     return kExitInput;
   }
   analysis::TraceIndex idx(*t);
+  // Races among accesses of different sizes are checked on their pieces.
+  std::optional<analysis::PieceIndex> pieces;
+  if (auto p = analysis::splitOverlappingAccesses(*t))
+    pieces.emplace(std::move(*p));
   std::vector<analysis::BlockReason> reasons;
-  auto steps = report::witnessSteps(idx, *w, &reasons);
+  auto steps =
+      report::witnessSteps(idx, *w, &reasons, pieces ? &*pieces : nullptr);
   if (!steps) {
     std::cerr << "racepredict: " << a.witness
               << ": the witness does not hold on the trace: "
