@@ -261,7 +261,7 @@ private:
 void searchHangs(DeadlockSearch &s);
 
 /// Events a thread can wait at for good under some rule: acq, racq,
-/// wait, join, semwait, barrier.
-bool mayBlock(trace::EventKind k);
+/// wait, join, semwait, barrier; not a try-acquire (trace::isTryAcquire).
+bool mayBlock(const trace::Event &e);
 
 } // namespace racepredict::analysis::detail
