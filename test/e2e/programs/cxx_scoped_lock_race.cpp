@@ -4,7 +4,10 @@
 // both with std::try_lock and skips the round when either is busy, an
 // interest job with std::unique_lock(m, std::try_to_lock). None of these
 // waits while holding, so no deadlock. The count of transfers is bumped
-// after the scoped lock's block: the two transfer threads race on it.
+// after the scoped lock's block: the two transfer threads race on it. (The
+// jobs come first: a job after the transfers, reading balances the other
+// thread's transfers write, would order that thread's transfers after this
+// one's last count in every reordering that keeps what the job read.)
 #include <cstdio>
 #include <mutex>
 #include <thread>
@@ -49,14 +52,14 @@ static void interest() {
 
 int main() {
   std::thread t1([] {
+    statement();
     for (int i = 0; i < 3; ++i)
       transfer(a, b, 5);
-    statement();
   });
   std::thread t2([] {
+    interest();
     for (int i = 0; i < 3; ++i)
       transfer(b, a, 7);
-    interest();
   });
   t1.join();
   t2.join();
