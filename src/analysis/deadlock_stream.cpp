@@ -128,8 +128,8 @@ struct CandidateStreamState {
     return it != groups.end() && skipped.count(it->second) != 0;
   }
 
-  /// Until the first set of all has a cursor (its bound is then its
-  /// candidate, the least of all): drops a skipped group whole, builds the
+  /// Until the first set of all has a cursor (its current candidate is
+  /// then the least of all): drops a skipped group whole, builds the
   /// cursor of a set whose bound is first. False once none is left.
   bool settleFirst() {
     while (!top.empty() && !stats->truncated) {
