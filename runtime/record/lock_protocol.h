@@ -27,6 +27,12 @@
 
 namespace racepredict::rt {
 
+/// The record code of a successful try-lock: it never waited, so the
+/// analysis does not make it the blocked request of a deadlock
+/// (RP_TRY_ACQUIRE, format.h v7). A timed lock that got its lock at the
+/// retry after its deadline (lockTimed) is not marked: it waited first.
+inline constexpr unsigned kTryAcquire = RP_ACQUIRE | RP_TRY_ACQUIRE;
+
 /// Lock objects may be volatile (pthread_spinlock_t is a volatile int).
 inline uint64_t objKey(const volatile void *obj) {
   return reinterpret_cast<uintptr_t>(obj);

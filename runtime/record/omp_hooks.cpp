@@ -293,7 +293,7 @@ template <typename Test> int testLock(void *l, Test test, uint32_t loc) {
         r = test(x);
         return r > 0 ? 0 : EBUSY;
       },
-      RP_ACQUIRE, loc);
+      kTryAcquire, loc);
   return r;
 }
 

@@ -121,7 +121,7 @@ int __racepredict_pthread_mutex_lock(pthread_mutex_t *m, uint32_t loc) {
                       real_pthread_mutex_lock(), RP_ACQUIRE, loc);
 }
 int __racepredict_pthread_mutex_trylock(pthread_mutex_t *m, uint32_t loc) {
-  return tryAcquire(m, real_pthread_mutex_trylock(), RP_ACQUIRE, loc);
+  return tryAcquire(m, real_pthread_mutex_trylock(), kTryAcquire, loc);
 }
 int __racepredict_pthread_mutex_timedlock(pthread_mutex_t *m,
                                           const struct timespec *t,
@@ -151,7 +151,7 @@ int __racepredict_pthread_spin_lock(pthread_spinlock_t *l, uint32_t loc) {
                       RP_ACQUIRE, loc);
 }
 int __racepredict_pthread_spin_trylock(pthread_spinlock_t *l, uint32_t loc) {
-  return tryAcquire(l, real_pthread_spin_trylock(), RP_ACQUIRE, loc);
+  return tryAcquire(l, real_pthread_spin_trylock(), kTryAcquire, loc);
 }
 int __racepredict_pthread_spin_unlock(pthread_spinlock_t *l, uint32_t loc) {
   return release(l, real_pthread_spin_unlock(), loc);
@@ -168,10 +168,11 @@ int __racepredict_pthread_rwlock_wrlock(pthread_rwlock_t *l, uint32_t loc) {
                       real_pthread_rwlock_wrlock(), RP_ACQUIRE, loc);
 }
 int __racepredict_pthread_rwlock_tryrdlock(pthread_rwlock_t *l, uint32_t loc) {
-  return tryAcquire(l, real_pthread_rwlock_tryrdlock(), RP_RACQUIRE, loc);
+  return tryAcquire(l, real_pthread_rwlock_tryrdlock(),
+                    RP_RACQUIRE | RP_TRY_ACQUIRE, loc);
 }
 int __racepredict_pthread_rwlock_trywrlock(pthread_rwlock_t *l, uint32_t loc) {
-  return tryAcquire(l, real_pthread_rwlock_trywrlock(), RP_ACQUIRE, loc);
+  return tryAcquire(l, real_pthread_rwlock_trywrlock(), kTryAcquire, loc);
 }
 int __racepredict_pthread_rwlock_timedrdlock(pthread_rwlock_t *l,
                                              const struct timespec *t,
@@ -273,9 +274,10 @@ int __racepredict_sem_trywait(sem_t *s, uint32_t loc) {
   // docs/recording.md for what that means for branch dependences).
   if (RP_UNLIKELY(gReplayOn)) {
     preBlock(s, RP_SEMWAIT, loc, false);
-    return acquiredLate(postBlock(real_sem_trywait()(s)), RP_SEMWAIT, s, loc);
+    return acquiredLate(postBlock(real_sem_trywait()(s)),
+                        RP_SEMWAIT | RP_TRY_ACQUIRE, s, loc);
   }
-  return callRecorded(s, real_sem_trywait(), RP_SEMWAIT, loc);
+  return callRecorded(s, real_sem_trywait(), RP_SEMWAIT | RP_TRY_ACQUIRE, loc);
 }
 int __racepredict_sem_timedwait(sem_t *s, const struct timespec *t,
                                 uint32_t loc) {

@@ -118,6 +118,10 @@ F deadlockQuery(const TraceIndex &idx, MaximalEncoding &enc, FormulaPool &pool,
                 const analysis::MustHappenBefore *mhb) {
   std::vector<F> conj;
   for (const auto &m : c.members) {
+    // A try-acquire never waits (trace::isTryAcquire): no deadlock has a
+    // thread blocked there.
+    if (!m.unforked && trace::isTryAcquire(idx.trace().events[m.event]))
+      return pool.bottom();
     conj.push_back(atBlockingEvent(idx, enc, pool, m));
     if (mhb)
       mustFacts(idx, enc, pool, *mhb, m, &conj);

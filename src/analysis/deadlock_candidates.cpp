@@ -91,9 +91,11 @@ void OwnershipSearch::collect() {
     if (!te.empty() && s_.forkOf(u) != kNone)
       add(te[0], true);
     for (EventId e : te) {
+      // Not a try-acquire: it never waits (mayBlock).
       EventKind k = events[e].kind;
-      if (k == EventKind::Acquire || k == EventKind::RAcquire ||
-          k == EventKind::Wait || k == EventKind::Join)
+      if ((k == EventKind::Acquire || k == EventKind::RAcquire ||
+           k == EventKind::Wait || k == EventKind::Join) &&
+          !trace::isTryAcquire(events[e]))
         add(e, false);
     }
   }

@@ -261,6 +261,22 @@ int compareSeqs(MemberSeq a, MemberSeq b) {
 
 } // namespace
 
+int compareMembers(const DeadlockSearch &s,
+                   const std::vector<DeadlockMember> &a, const OwnershipSet &sa,
+                   const std::vector<DeadlockMember> &b,
+                   const OwnershipSet &sb) {
+  return compareSeqs(MemberSeq(a, &s, &sa), MemberSeq(b, &s, &sb));
+}
+
+std::vector<DeadlockMember> firstInstanceBound(const OwnershipSet &set) {
+  std::vector<DeadlockMember> bound;
+  for (size_t m = 0; m < set.threads.size(); ++m)
+    bound.push_back(
+        {set.classes[m]->front().event, set.shape.members[m].unforked});
+  std::sort(bound.begin(), bound.end());
+  return bound;
+}
+
 int InstanceCursor::compare(const InstanceCursor &o) const {
   return compareSeqs(MemberSeq(cur_.members, s_, set_),
                      MemberSeq(o.cur_.members, o.s_, o.set_));

@@ -14,8 +14,12 @@ namespace racepredict::analysis::detail {
 using trace::Event;
 using trace::EventKind;
 
-bool mayBlock(EventKind k) {
-  switch (k) {
+bool mayBlock(const Event &e) {
+  // A successful try-acquire never waited: with its lock taken the call
+  // fails and the thread goes on (kEventTryAcquire).
+  if (trace::isTryAcquire(e))
+    return false;
+  switch (e.kind) {
   case EventKind::Acquire:
   case EventKind::RAcquire:
   case EventKind::Wait:
@@ -56,7 +60,7 @@ DeadlockSearch::DeadlockSearch(const TraceIndex &i, const MustHappenBefore &m,
   semSteps_.resize(nt);
   for (EventId e = 0; e < t.events.size(); ++e) {
     const Event &ev = t.events[e];
-    stats->blockingEvents += mayBlock(ev.kind);
+    stats->blockingEvents += mayBlock(ev);
     if (ev.kind != EventKind::SemInit && ev.kind != EventKind::SemPost &&
         ev.kind != EventKind::SemWait)
       continue;

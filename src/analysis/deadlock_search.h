@@ -257,11 +257,24 @@ private:
   bool started_ = false;
   DeadlockCandidate cur_;
 };
+/// Compares the member sequences `a` of set `sa` and `b` of `sb` (decided
+/// members; each set's never-created ones merged in) as vectors compare
+/// (deadlock_instances.cpp).
+int compareMembers(const DeadlockSearch &s,
+                   const std::vector<DeadlockMember> &a, const OwnershipSet &sa,
+                   const std::vector<DeadlockMember> &b,
+                   const OwnershipSet &sb);
+/// The decided members of `set` each at its class's first position: no
+/// instance of the set comes before it (each member's event is at least
+/// its class's first, so the sorted sequences are too, element by
+/// element), and it has the instances' operations and source lines.
+std::vector<DeadlockMember> firstInstanceBound(const OwnershipSet &set);
+
 /// The hang search (hang_candidates.cpp).
 void searchHangs(DeadlockSearch &s);
 
 /// Events a thread can wait at for good under some rule: acq, racq,
-/// wait, join, semwait, barrier.
-bool mayBlock(trace::EventKind k);
+/// wait, join, semwait, barrier; not a try-acquire (trace::isTryAcquire).
+bool mayBlock(const trace::Event &e);
 
 } // namespace racepredict::analysis::detail

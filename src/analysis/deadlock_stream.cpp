@@ -3,16 +3,19 @@
 // Merges the ownership sets' instance cursors (deadlock_instances.cpp) and
 // the hang candidates into one list sorted by members, the order the
 // predictor decides them in, and groups them for the default report. The
-// merge is lazy: a cursor advances only when its candidate is taken, and a
-// skipped group's cursors are dropped, so the default report of a loop
-// over the same locks decides the first feasible instance of each group
-// and never builds the others (Dirk and SPDOffline likewise check
-// abstract lock-graph cycles first and concrete instances on demand).
+// merge is lazy: a set's cursor is built only when its bound (each member
+// at its class's first position) comes first, advances only when its
+// candidate is taken, and a skipped group's sets are dropped, so the
+// default report of a loop over the same locks decides the first feasible
+// instance of each group and never builds the others (Dirk and SPDOffline
+// likewise check abstract lock-graph cycles first and concrete instances on
+// demand).
 //
 #include "deadlock_search.h"
 
 #include <algorithm>
 #include <array>
+#include <memory>
 #include <set>
 
 namespace racepredict::analysis {
@@ -65,19 +68,22 @@ struct CandidateStreamState {
               [](const DeadlockCandidate &a, const DeadlockCandidate &b) {
                 return a.members < b.members;
               });
-    cursors.reserve(sets.sets.size());
+    // A set enters its group's heap by its bound (firstInstanceBound): its
+    // cursor is built, and its first instance searched, only when the
+    // bound comes first of all — never for a set whose group was skipped
+    // before (a churn by several creators has ~10^6 sets, ~10^2 groups).
+    size_t n = sets.sets.size();
+    cursors.resize(n);
+    members.resize(n);
     std::map<GroupKey, size_t> slotOf;
-    for (const OwnershipSet &set : sets.sets) {
-      InstanceCursor c(search, set);
-      if (!c.next())
-        continue;
+    for (size_t i = 0; i < n; ++i) {
+      members[i] = firstInstanceBound(sets.sets[i]);
+      // The bound's members have its instances' operations and lines.
       auto [it, fresh] = slotOf.emplace(
-          groupKey(idx.trace(), c.current().members, opts.defaultReport),
-          slots.size());
+          groupKey(idx.trace(), members[i], opts.defaultReport), slots.size());
       if (fresh)
         slots.push_back({it->first, {}});
-      slots[it->second].heap.push_back(cursors.size());
-      cursors.push_back(std::move(c));
+      slots[it->second].heap.push_back(i);
     }
     for (size_t g = 0; g < slots.size(); ++g) {
       std::make_heap(slots[g].heap.begin(), slots[g].heap.end(), later());
@@ -86,17 +92,18 @@ struct CandidateStreamState {
     std::make_heap(top.begin(), top.end(), laterSlot());
   }
 
-  /// Heap order: the cursor whose current candidate comes first on top.
+  /// Heap order: the set whose current candidate (or bound) comes first
+  /// on top.
   struct Later {
-    const std::vector<InstanceCursor> *cursors;
-    DeadlockCandidateStats *stats;
+    const CandidateStreamState *st;
     bool operator()(size_t a, size_t b) const {
-      ++stats->orderComparisons;
-      return (*cursors)[b].compare((*cursors)[a]) < 0;
+      ++st->stats->orderComparisons;
+      return compareMembers(st->search, st->membersOf(b), st->sets.sets[b],
+                            st->membersOf(a), st->sets.sets[a]) < 0;
     }
   };
-  Later later() const { return {&cursors, stats}; }
-  /// The same order on groups, by the first cursor of each.
+  Later later() const { return {this}; }
+  /// The same order on groups, by the first set of each.
   struct LaterSlot {
     const CandidateStreamState *st;
     bool operator()(size_t a, size_t b) const {
@@ -104,19 +111,60 @@ struct CandidateStreamState {
     }
   };
   LaterSlot laterSlot() const { return {this}; }
+  /// Set i's current instance's decided members, or its bound.
+  const std::vector<DeadlockMember> &membersOf(size_t i) const {
+    return cursors[i] ? cursors[i]->current().members : members[i];
+  }
   const InstanceCursor &first() const {
-    return cursors[slots[top.front()].heap.front()];
+    return *cursors[slots[top.front()].heap.front()];
   }
 
   uint32_t groupOf(const GroupKey &key) {
     return groups.emplace(key, static_cast<uint32_t>(groups.size()))
         .first->second;
   }
+  bool skippedGroup(const GroupKey &key) const {
+    auto it = groups.find(key);
+    return it != groups.end() && skipped.count(it->second) != 0;
+  }
+
+  /// Until the first set of all has a cursor (its current candidate is
+  /// then the least of all): drops a skipped group whole, builds the
+  /// cursor of a set whose bound is first. False once none is left.
+  bool settleFirst() {
+    while (!top.empty() && !stats->truncated) {
+      Slot &slot = slots[top.front()];
+      size_t i = slot.heap.front();
+      if (cursors[i] && !skippedGroup(slot.key))
+        return true;
+      std::pop_heap(top.begin(), top.end(), laterSlot());
+      if (skippedGroup(slot.key)) { // their instances share its group
+        top.pop_back();
+        slot.heap = {};
+        continue;
+      }
+      std::pop_heap(slot.heap.begin(), slot.heap.end(), later());
+      slot.heap.pop_back();
+      cursors[i] = std::make_unique<InstanceCursor>(search, sets.sets[i]);
+      members[i] = {};
+      if (cursors[i]->next()) {
+        slot.heap.push_back(i);
+        std::push_heap(slot.heap.begin(), slot.heap.end(), later());
+      } else {
+        cursors[i].reset();
+      }
+      if (slot.heap.empty())
+        top.pop_back();
+      else
+        std::push_heap(top.begin(), top.end(), laterSlot());
+    }
+    return false;
+  }
 
   bool next(DeadlockCandidate &out) {
     while (!stats->truncated) {
-      bool haveSet = !top.empty(), haveHang = nextHang < hangs.size();
-      if (!haveSet && !haveHang)
+      bool haveSet = settleFirst(), haveHang = nextHang < hangs.size();
+      if (stats->truncated || (!haveSet && !haveHang))
         return false;
       bool fromSet = haveSet && (!haveHang ||
                                  first().compare(hangs[nextHang].members) <= 0);
@@ -127,18 +175,15 @@ struct CandidateStreamState {
       if (fromSet) {
         std::pop_heap(top.begin(), top.end(), laterSlot());
         auto &heap = slots[top.back()].heap;
-        if (skip) { // every cursor of the group: their instances share it
-          top.pop_back();
-          heap = {};
-          continue;
-        }
         std::pop_heap(heap.begin(), heap.end(), later());
         size_t i = heap.back();
         heap.pop_back();
-        out = cursors[i].candidate();
-        if (cursors[i].next()) {
+        out = cursors[i]->candidate();
+        if (cursors[i]->next()) {
           heap.push_back(i);
           std::push_heap(heap.begin(), heap.end(), later());
+        } else {
+          cursors[i].reset();
         }
         if (heap.empty())
           top.pop_back();
@@ -166,18 +211,20 @@ struct CandidateStreamState {
   DeadlockCandidateStats *stats;
   DeadlockSearch search;
   OwnershipSets sets;
-  std::vector<InstanceCursor> cursors;
-  /// The cursors with an instance left, by the group of their instances:
-  /// a heap of cursors per group and a heap of the groups, so that a
-  /// skipped group's cursors go at once, not one pop of the heap of all
-  /// the cursors each (a churn by several creators has ~10^6 ownership
-  /// sets in ~10^2 groups).
+  /// Per set: its cursor once built (null before, and once exhausted),
+  /// and its bound until then.
+  std::vector<std::unique_ptr<InstanceCursor>> cursors;
+  std::vector<std::vector<DeadlockMember>> members;
+  /// The sets with an instance left (or not yet searched), by group: a
+  /// heap of sets per group and a heap of the groups, so that a skipped
+  /// group's sets go at once, not one pop of the heap of all the sets
+  /// each.
   struct Slot {
     GroupKey key;
     std::vector<size_t> heap;
   };
   std::vector<Slot> slots;
-  std::vector<size_t> top; ///< slots with a cursor, by their first
+  std::vector<size_t> top; ///< slots with a set, by their first
   std::vector<DeadlockCandidate> hangs;
   size_t nextHang = 0;
   std::map<GroupKey, uint32_t> groups;

@@ -61,6 +61,8 @@ public:
       return "its first half has not been executed (it can still take it)";
     if (!st_.blocked({e, false}))
       return "it is enabled";
+    if (trace::isTryAcquire(ev))
+      return "a try-acquire never waits: with its lock taken it fails";
     switch (ev.kind) {
     case EventKind::Acquire:
     case EventKind::RAcquire:

@@ -46,7 +46,7 @@ public:
       if (!te.empty() && s_.forkOf(u) != kNone)
         options_[u].push_back(s_.member(te[0], true));
       for (EventId e : te)
-        if (mayBlock(s_.t.events[e].kind))
+        if (mayBlock(s_.t.events[e]))
           options_[u].push_back(s_.member(e, false));
     }
     prune();

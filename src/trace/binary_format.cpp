@@ -158,6 +158,8 @@ void putRecord(const Trace &t, EventId i, uint64_t prev, uint64_t *prevLoc,
                       : static_cast<unsigned>(e.kind);
   if (e.flags & kEventPastDeadline)
     code |= RP_PAST_DEADLINE;
+  if (e.flags & kEventTryAcquire)
+    code |= RP_TRY_ACQUIRE;
   p.push_back(static_cast<char>(code | size << RP_SIZE_SHIFT |
                                 (hasSrc ? RP_HAS_SRC : 0)));
   putVarint(p, i - prev - 1);

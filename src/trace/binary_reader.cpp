@@ -1,6 +1,6 @@
 //===- trace/binary_reader.cpp - Streaming reader of .rptrace files -------===//
 //
-// Reads versions 1 to 6 of trace/format.h block by block (a block is
+// Reads versions 1 to 7 of trace/format.h block by block (a block is
 // held in memory, the file never is): the file header, the block loop and
 // the truncation rule; the blocks themselves are parsed in
 // binary_tables.cpp and binary_records.cpp (binary_reader.h).

@@ -77,8 +77,13 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   // convert's v2 layout carries it too: no earlier writer set it).
   if (raw_.version >= 2 && mayPassDeadline(e.kind) &&
       (code & RP_PAST_DEADLINE)) {
-    e.flags = kEventPastDeadline;
+    e.flags |= kEventPastDeadline;
     sizeCode &= ~1u;
+  }
+  // Bit 6: a successful try-acquire (v7; read as bit 5 is).
+  if (raw_.version >= 2 && mayBeTryAcquire(e.kind) && (code & RP_TRY_ACQUIRE)) {
+    e.flags |= kEventTryAcquire;
+    sizeCode &= ~2u;
   }
   if (f.st == Status::Ok && sizeCode != 0 && !isAccess(e.kind))
     return fail(start, std::string("a size code on a '") + opName(e.kind) +

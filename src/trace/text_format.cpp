@@ -171,6 +171,12 @@ public:
                 ops.back() == "late";
     if (late)
       ops.pop_back();
+    // Then `try`: a try-acquire that succeeded (`acq m try late` has both).
+    bool tried = mayBeTryAcquire(op.kind) &&
+                 ops.size() > static_cast<size_t>(op.minOperands) &&
+                 ops.back() == "try";
+    if (tried)
+      ops.pop_back();
     Event e{};
     e.thread = t_.table(NameSpace::Thread).intern(f[0]);
     e.kind = op.kind;
@@ -186,6 +192,8 @@ public:
       return r;
     if (late)
       e.flags |= kEventPastDeadline;
+    if (tried)
+      e.flags |= kEventTryAcquire;
     if (stack != 0 && t_.eventStacks.size() < t_.events.size())
       t_.eventStacks.resize(t_.events.size(), 0);
     if (stack != 0 || !t_.eventStacks.empty())

@@ -144,6 +144,8 @@ void writeTextTrace(const Trace &t, std::ostream &out) {
     default:
       break;
     }
+    if (e.flags & kEventTryAcquire)
+      out << " try";
     if (e.flags & kEventPastDeadline)
       out << " late";
     out << sourceSuffix(t, i) << "\n";

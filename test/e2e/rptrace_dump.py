@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent decoder of binary traces (trace/format.h, versions 1 to 6).
+"""Independent decoder of binary traces (trace/format.h, versions 1 to 7).
 
 Prints the events in the text format of DESIGN.md (with @file:line), ordered
 by seq (v1, v2, v4: explicit or implicit) or by a topological order of
@@ -49,8 +49,8 @@ def decode(path):
     if data[:8] != b"RPTRACE\0":
         raise SystemExit(f"{path}: not a binary trace")
     version, = struct.unpack_from("<H", data, 8)
-    if version not in (1, 2, 3, 4, 5, 6):
-        raise SystemExit(f"{path}: version {version}, expected 1 to 6")
+    if version not in (1, 2, 3, 4, 5, 6, 7):
+        raise SystemExit(f"{path}: version {version}, expected 1 to 7")
     pos, events, sources, ended = 16, [], {}, False
     thread_events = {}  # v3: events per thread (branch dependences)
     stacks = {}  # thread -> list of call-site ids (v2 stack records)

@@ -191,6 +191,14 @@ TEST(DeadlockDifferential, Everything) {
   runMix(f, 25000000, 3000, 10, 22, {"lock", "join", "semaphore", "barrier"});
 }
 
+// Successful try-locks (std::lock's shape): never a member's request, but
+// their locks are held.
+TEST(DeadlockDifferential, TryAcquires) {
+  TraceFeatures f;
+  f.rwlocks = f.tryfail = f.tryAcquires = true;
+  runMix(f, 27000000, 2000, 8, 18, {"lock", "join"});
+}
+
 // Issue 20: writes with dependence lists change which reads must keep
 // their values, hence which branches a blocked thread can pass.
 TEST(DeadlockDifferential, WriteDependences) {

@@ -85,6 +85,8 @@ private:
         ev.kind == EventKind::Wait || ev.kind == EventKind::Barrier;
     if ((twoHalves && !s.half[t]) || m_.enabled(s, t))
       return false;
+    if (trace::isTryAcquire(ev)) // it fails instead of waiting
+      return false;
     switch (ev.kind) {
     case EventKind::Acquire:
     case EventKind::RAcquire:

@@ -298,6 +298,12 @@ private:
     return acts;
   }
 
+  /// A free lock's acquisition is sometimes a successful try-lock
+  /// (tryAcquires): ` try`, or nothing.
+  std::string tryMark() {
+    return o_.features.tryAcquires && chance(1, 4) ? " try" : "";
+  }
+
   template <typename Op>
   void lockActions(int t, std::vector<Action> &acts, Op op) {
     const TraceFeatures &f = o_.features;
@@ -308,12 +314,12 @@ private:
       if (!mine && locks_[m].empty())
         acts.push_back(op(nest, [this, t, m] {
           acquire(t, m, true);
-          emit(t, "acq " + lockName(m));
+          emit(t, "acq " + lockName(m) + tryMark());
         }));
       if (f.rwlocks && !mine && !heldByOther(m, t, true))
         acts.push_back(op(2, [this, t, m] {
           acquire(t, m, false);
-          emit(t, "racq " + lockName(m));
+          emit(t, "racq " + lockName(m) + tryMark());
         }));
       if (f.oddLocks && mine && holdsOnly(t, m, true) &&
           !heldByOther(m, t, false))

@@ -20,6 +20,9 @@ struct TraceFeatures {
   bool locks = true;    ///< acq / rel
   bool rwlocks = false; ///< racq (read-mode sections)
   bool tryfail = false; ///< failed trylocks
+  /// Some acquisitions of a free lock are successful try-locks (`acq m
+  /// try`): they never block, so they are never a deadlock's request.
+  bool tryAcquires = false;
   bool atomics = false; ///< ard / awr / armw, on the plain locations too
   bool precise = false; ///< `br <- i j` with random dependence subsets
   /// `wr x v <- i j` (issue 20): most plain writes name a random subset of

@@ -53,7 +53,7 @@ struct Event {
   ThreadId thread;
   EventKind kind;
   uint8_t size;   ///< access size in bytes; 0 = unknown (text traces)
-  uint16_t flags; ///< kEventPastDeadline; the other bits are reserved
+  uint16_t flags; ///< kEventPastDeadline, kEventTryAcquire; others reserved
   uint32_t obj;
   uint32_t aux;
   SrcId src;
@@ -72,6 +72,20 @@ inline bool mayPassDeadline(EventKind k) {
   return k == EventKind::Wait || k == EventKind::Acquire ||
          k == EventKind::RAcquire || k == EventKind::TryFail ||
          k == EventKind::SemWait;
+}
+/// Event flag: an acquisition made by a try-lock (or sem_trywait) that
+/// succeeded. It orders like an acquire, but the thread never waited
+/// there: had the lock been taken the call would have failed, so it is
+/// never the blocked request of a deadlock (docs/semantics.md, Deadlocks).
+/// libstdc++'s std::lock takes all but one of its mutexes this way.
+inline constexpr uint16_t kEventTryAcquire = 4;
+/// The kinds a try-acquire records (what may carry kEventTryAcquire).
+inline bool mayBeTryAcquire(EventKind k) {
+  return k == EventKind::Acquire || k == EventKind::RAcquire ||
+         k == EventKind::SemWait;
+}
+inline bool isTryAcquire(const Event &e) {
+  return (e.flags & kEventTryAcquire) != 0;
 }
 
 /// The name spaces of the symbols an event refers to.

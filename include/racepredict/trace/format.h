@@ -66,6 +66,12 @@
  *           passed (docs/replay.md: replay returns from it only then).
  *           Readers accept it in any version >= 2 (convert writes it in
  *           its v2 layout); no earlier writer set bits 5-6 there.
+ *           v7: bit 6 of an Acquire, RAcquire or SemWait record is
+ *           RP_TRY_ACQUIRE: a try-acquire that succeeded (trylock,
+ *           sem_trywait, omp_test_lock): it orders like an acquire but
+ *           never waited, so it is never the blocked request of a
+ *           deadlock (docs/semantics.md). Read in any version >= 2, as
+ *           bit 5.
  *   Event record: varint seqDelta (seq - previous seq in this block - 1; the
  *           first record's previous seq is firstSeq - 1), fields by kind,
  *           then varint source id if RP_HAS_SRC:
@@ -125,8 +131,9 @@
  * 3: per-stripe order for accesses, tickets for the rest, marks.
  * 4: implicit consecutive seqs with segment records; no stripes, no marks.
  * 5: send and recv records (fd channels).
- * 6: RP_PAST_DEADLINE on timed synchronisation records. */
-#define RP_TRACE_VERSION 6
+ * 6: RP_PAST_DEADLINE on timed synchronisation records.
+ * 7: RP_TRY_ACQUIRE on successful try-acquires. */
+#define RP_TRACE_VERSION 7
 #define RP_TRACE_MIN_VERSION 1
 #define RP_TRACE_MAGIC "RPTRACE"
 #define RP_HEADER_SIZE 16
@@ -141,6 +148,8 @@
 #define RP_SIZE_8 3
 /* v6: a timed call returned after its deadline (sync records only). */
 #define RP_PAST_DEADLINE 0x20
+/* v7: a try-acquire that succeeded (acquire and semwait records only). */
+#define RP_TRY_ACQUIRE 0x40
 /* The code of a stack record (v2); never an event kind. */
 #define RP_STACK 30
 /* The code of a mark record (v3); never an event kind. */

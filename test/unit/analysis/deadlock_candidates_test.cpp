@@ -70,6 +70,43 @@ t2 rel b
   EXPECT_FALSE(st.truncated);
 }
 
+// A try-acquire that succeeded (std::lock's second mutex, a trylock with
+// back-off) is never a member's request: the opposite orders give no
+// cycle. Its lock still counts as held: a plain acquisition under it
+// closes a cycle with the other thread's plain one.
+TEST(DeadlockCandidates, ATryAcquireIsNeverTheBlockedRequest) {
+  Fixture f(R"(
+t1 acq a
+t1 acq b try
+t1 rel b
+t1 rel a
+t2 acq b
+t2 acq a try
+t2 rel a
+t2 rel b
+t1 acq c try
+t1 acq d
+t1 rel d
+t1 rel c
+t2 acq d
+t2 acq c
+t2 rel c
+t2 rel d
+t1 seminit s 1
+t1 semwait s try
+t2 semwait s try
+)");
+  DeadlockCandidateStats st;
+  auto cs = f.find({}, &st);
+  ASSERT_EQ(cs.size(), 1u);
+  EXPECT_EQ(events(cs[0]), (std::vector<uint32_t>{9, 13}));
+  EXPECT_TRUE(cs[0].ownership);
+  // t1's acq a and d, t2's acq b, d and c; no try-acquire.
+  EXPECT_EQ(st.blockingEvents, 5u);
+  // Without the marks t2's semwait after t1's would hang once t1 ends.
+  EXPECT_EQ(st.hangs, 0u);
+}
+
 TEST(DeadlockCandidates, AbandonedLockNeedsItsHolderFinishedAndTheFork) {
   // t2's first event waits for m, which t1 never releases; t2 must exist.
   Fixture f(R"(

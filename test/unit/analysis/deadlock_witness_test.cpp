@@ -79,6 +79,25 @@ TEST(DeadlockWitness, HolderOutsideTheSetIsNotForGood) {
             "after the schedule, event 1 is not the next event of t1");
 }
 
+// Each thread locks one lock and try-locks the other (kEventTryAcquire; a
+// read try-lock for t1). The cut where both hold their first is no
+// deadlock: a try-lock with its lock taken fails, it never waits.
+TEST(DeadlockWitness, ATryAcquireNeverWaits) {
+  Fixture f(R"(
+t1 acq a
+t1 racq r try
+t1 rel r
+t1 rel a
+t2 acq r
+t2 acq a try
+t2 rel a
+t2 rel r
+)");
+  EXPECT_EQ(f.check(steps({0, 4}), {1, 5}),
+            "after the schedule, event 1 of t1 is not blocked for good: a "
+            "try-acquire never waits: with its lock taken it fails");
+}
+
 TEST(DeadlockWitness, ReadersDoNotBlockReaders) {
   Fixture f(R"(
 t1 racq r

@@ -132,7 +132,7 @@ TEST(BinaryErrors, OtherVersionNamesBothVersions) {
   ASSERT_FALSE(static_cast<bool>(t));
   EXPECT_EQ(t.error().message,
             "test.rptrace: binary trace format version 9 is not supported: "
-            "this racepredict reads versions 1 to 6 (use the racepredict "
+            "this racepredict reads versions 1 to 7 (use the racepredict "
             "that recorded it to convert it to text)");
 }
 
