@@ -71,13 +71,10 @@ RaceResult predictRacesInPiecesLending(trace::Trace &t, bool split,
                                        const RaceOptions &opts) {
   std::optional<analysis::AccessPieces> pieces;
   if (split)
-    pieces = analysis::splitOverlappingAccesses(std::move(t));
+    pieces = analysis::splitOverlappingAccessesLending(t);
   RaceResult r = decide(t, pieces, opts);
-  if (pieces) {
-    t.names.swap(pieces->trace.names);
-    t.sources.swap(pieces->trace.sources);
-    t.stackNodes.swap(pieces->trace.stackNodes);
-  }
+  if (pieces)
+    analysis::giveBackTables(*pieces, t);
   return r;
 }
 

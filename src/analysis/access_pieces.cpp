@@ -93,10 +93,10 @@ struct PieceState {
 
 class Splitter {
 public:
-  /// `consumed`: t itself, whose tables the pieces take over (a copy of
-  /// the names of a large trace is hundreds of MB).
-  explicit Splitter(const Trace &t, Trace *consumed = nullptr)
-      : t_(t), consumed_(consumed) {}
+  /// `lender`: t itself, whose tables the pieces borrow (a copy of the
+  /// names of a large trace is hundreds of MB).
+  explicit Splitter(const Trace &t, Trace *lender = nullptr)
+      : t_(t), lender_(lender) {}
 
   std::vector<bool> splitLocations() {
     std::vector<bool> out;
@@ -283,15 +283,15 @@ private:
   }
 
   void build(AccessPieces &p) {
-    // A consumed trace's largest tables move (build() reads them no more).
+    // A lending trace's largest tables move (build() reads them no more).
     Trace moved;
-    if (consumed_) {
-      moved.names.swap(consumed_->names);
-      moved.sources.swap(consumed_->sources);
-      moved.stackNodes.swap(consumed_->stackNodes);
+    if (lender_) {
+      moved.names.swap(lender_->names);
+      moved.sources.swap(lender_->sources);
+      moved.stackNodes.swap(lender_->stackNodes);
     }
     Trace &out = p.trace = tablesOf(t_);
-    if (consumed_) {
+    if (lender_) {
       out.names.swap(moved.names);
       out.sources.swap(moved.sources);
       out.stackNodes.swap(moved.stackNodes);
@@ -358,7 +358,7 @@ private:
   }
 
   const Trace &t_;
-  Trace *consumed_;
+  Trace *lender_;
   std::vector<LocUse> uses_;
   std::vector<Group> groups_;
   std::vector<std::string> objects_;
@@ -370,8 +370,14 @@ std::optional<AccessPieces> splitOverlappingAccesses(const Trace &t) {
   return Splitter(t).run();
 }
 
-std::optional<AccessPieces> splitOverlappingAccesses(Trace &&t) {
+std::optional<AccessPieces> splitOverlappingAccessesLending(Trace &t) {
   return Splitter(t, &t).run();
+}
+
+void giveBackTables(AccessPieces &p, Trace &t) {
+  t.names.swap(p.trace.names);
+  t.sources.swap(p.trace.sources);
+  t.stackNodes.swap(p.trace.stackNodes);
 }
 
 std::vector<bool> overlappingLocations(const Trace &t) {

@@ -55,9 +55,14 @@ struct AccessPieces {
 /// wrote starts a new name for that piece, as trace/hidden_writes.cpp does
 /// for whole locations).
 std::optional<AccessPieces> splitOverlappingAccesses(const trace::Trace &t);
-/// The same, taking over t's names, sources and stacks (t keeps its
-/// events, for nothing but to be dropped).
-std::optional<AccessPieces> splitOverlappingAccesses(trace::Trace &&t);
+/// The same, with t's names, sources and stacks lent to the pieces' trace
+/// instead of copied (a copy of a large trace's names is hundreds of MB);
+/// t keeps its events, and giveBackTables returns the tables.
+std::optional<AccessPieces> splitOverlappingAccessesLending(trace::Trace &t);
+/// Moves the tables splitOverlappingAccessesLending lent back to `t`: its
+/// location table then also holds the pieces' names, after its own (no id
+/// of `t` changes). `p.trace` keeps its events, without those tables.
+void giveBackTables(AccessPieces &p, trace::Trace &t);
 
 /// Per location of `t`, whether splitOverlappingAccesses cuts its accesses
 /// (empty when it cuts none). The thread-local reduction keeps them
