@@ -61,10 +61,9 @@ RaceResult decide(const trace::Trace &t,
 
 } // namespace
 
-RaceResult predictRacesInPieces(const trace::Trace &t, bool split,
+RaceResult predictRacesInPieces(const trace::Trace &t,
                                 const RaceOptions &opts) {
-  return decide(t, split ? analysis::splitOverlappingAccesses(t) : std::nullopt,
-                opts);
+  return decide(t, analysis::splitOverlappingAccesses(t), opts);
 }
 
 RaceResult predictRacesInPiecesLending(trace::Trace &t, bool split,

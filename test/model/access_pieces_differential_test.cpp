@@ -228,7 +228,7 @@ TEST(AccessPiecesDifferential, RacesOfWholeAccessesOnRandomTraces) {
       continue;
     solver::RaceOptions o;
     o.allPairs = true;
-    solver::RaceResult r = solver::predictRacesInPieces(*t, true, o);
+    solver::RaceResult r = solver::predictRacesInPieces(*t, o);
     std::set<Pair> found, unknown;
     for (const solver::RaceFinding &f : r.races) {
       found.insert({f.first, f.second});

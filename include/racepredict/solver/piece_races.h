@@ -14,10 +14,9 @@ namespace racepredict::solver {
 void piecesToRecorded(RaceResult &r, const analysis::AccessPieces &p,
                       const analysis::TraceIndex &pieceIndex);
 
-/// The races of `t`, decided on its pieces when `split` (and there are
-/// some), named by t's events.
-RaceResult predictRacesInPieces(const trace::Trace &t, bool split,
-                                const RaceOptions &opts);
+/// The races of `t`, decided on its pieces when there are some, named by
+/// t's events.
+RaceResult predictRacesInPieces(const trace::Trace &t, const RaceOptions &opts);
 /// The same, with `t`'s names, sources and stacks lent to the pieces while
 /// the races are decided instead of copied (a copy of a large trace's names
 /// is hundreds of MB), then given back: `t`'s location table then also

@@ -282,7 +282,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     opts.onProgress = progress.callback();
     res.races = overlapping.empty()
                     ? solver::predictRaces(*res.index, opts)
-                    : solver::predictRacesInPieces(*res.trace, true, opts);
+                    : solver::predictRacesInPieces(*res.trace, opts);
     stage("races");
   }
   if (o.doRaces() && !o.allPairs)
