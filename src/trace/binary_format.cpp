@@ -33,9 +33,10 @@ using codec::zigzag;
 
 /// Records per EVENTS block at most (the runtime's buffer size).
 constexpr size_t kWindow = 4096;
-/// convert writes the version-2 layout: it knows the global order, and a
-/// seq per record is what v1/v2 readers (and tests outside this repo) read.
-constexpr unsigned kWrittenVersion = 2;
+// convert writes the version-2 layout: it knows the global order, and a
+// seq per record is what v1/v2 readers (and tests outside this repo) read.
+// The v4 layout (the recorder's) is for tests of what only v4 has (the
+// streaming load, hidden-write renaming).
 /// NAMES/SOURCES/INIT blocks are split at about this many payload bytes.
 constexpr size_t kMetaBlockBytes = 64 * 1024;
 
@@ -43,9 +44,9 @@ class BlockWriter {
 public:
   explicit BlockWriter(std::ostream &out) : out_(out) {}
 
-  void header() {
+  void header(unsigned version) {
     std::string h(RP_TRACE_MAGIC, sizeof(RP_TRACE_MAGIC)); // with its NUL
-    codec::putU16(h, kWrittenVersion);
+    codec::putU16(h, static_cast<uint16_t>(version));
     h.push_back(1); // little-endian
     h.push_back(static_cast<char>(sizeof(void *)));
     codec::putU32(h, 0); // flags
@@ -148,7 +149,7 @@ void putDeps(const Trace &t, const Event &e, EventId i, unsigned bias,
 /// Appends the record of event `i` (its seq is `i`; `prev` is the previous
 /// seq in the block, `*prevLoc` the previous location key of the block).
 void putRecord(const Trace &t, EventId i, uint64_t prev, uint64_t *prevLoc,
-               std::string &p) {
+               bool v4, std::string &p) {
   const Event &e = t.events[i];
   bool hasSrc = e.src != 0 && e.src < t.sources.size();
   unsigned size = sizeCode(e);
@@ -162,7 +163,8 @@ void putRecord(const Trace &t, EventId i, uint64_t prev, uint64_t *prevLoc,
     code |= RP_TRY_ACQUIRE;
   p.push_back(static_cast<char>(code | size << RP_SIZE_SHIFT |
                                 (hasSrc ? RP_HAS_SRC : 0)));
-  putVarint(p, i - prev - 1);
+  if (!v4) // v4: a segment record before it says the gap
+    putVarint(p, i - prev - 1);
   // Locations are deltas from the block's previous one (v2).
   auto putLoc = [&](uint64_t key) {
     putVarint(p, zigzag(static_cast<int64_t>(key - *prevLoc)));
@@ -271,7 +273,7 @@ void putStackRecord(const Trace &t, uint32_t from, uint32_t to,
     putVarint(p, b[k]);
 }
 
-void writeEvents(const Trace &t, BlockWriter &w) {
+void writeEvents(const Trace &t, BlockWriter &w, bool v4) {
   std::vector<std::vector<EventId>> byThread;
   // Each thread's call stack as the reader knows it (carried across blocks).
   std::unordered_map<ThreadId, uint32_t> stackOfThread;
@@ -300,7 +302,12 @@ void writeEvents(const Trace &t, BlockWriter &w) {
           stack = t.stackOf(i);
           ++count;
         }
-        putRecord(t, i, prev, &prevLoc, recs);
+        if (v4 && i - prev - 1 > 0) {
+          recs.push_back(static_cast<char>(RP_SEGMENT));
+          putVarint(recs, i - prev - 1);
+          ++count;
+        }
+        putRecord(t, i, prev, &prevLoc, v4, recs);
         prev = i;
         ++count;
       }
@@ -319,13 +326,15 @@ void writeEvents(const Trace &t, BlockWriter &w) {
 
 } // namespace
 
-void writeBinaryTrace(const Trace &t, std::ostream &out) {
+void writeBinaryTrace(const Trace &t, std::ostream &out, unsigned version) {
+  RACEPREDICT_ASSERT(version == 2 || version == 4,
+                     "the binary writer writes the v2 and v4 layouts");
   BlockWriter w(out);
-  w.header();
+  w.header(version);
   writeNames(t, w);
   writeSources(t, w);
   writeInits(t, w);
-  writeEvents(t, w);
+  writeEvents(t, w, version == 4);
   if (t.stop)
     w.block(RP_BLOCK_STOP, stopBlockPayload(*t.stop));
   w.block(RP_BLOCK_END, std::string());

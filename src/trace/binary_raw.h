@@ -92,6 +92,11 @@ struct RawTrace {
   /// The file ended before its END block: references past the cut are
   /// dropped instead of being errors.
   bool cut = false;
+  /// Read through a RecordFilter: references to records it left out are
+  /// dropped as those past a cut are (trace/record_filter.h).
+  bool filtered = false;
+  /// The filter gave each access its name number (in its aux, + 1).
+  bool namesGiven = false;
   unsigned version = 0; ///< the file's format version
 };
 

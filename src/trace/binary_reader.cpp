@@ -38,6 +38,12 @@ Expected<bool> BinaryReader::header() {
                  std::to_string(RP_TRACE_VERSION) +
                  " (use the racepredict that recorded it to convert it to "
                  "text)"};
+  if (opts_.filter && version < 4)
+    return Error{name_ + ": binary trace format version " +
+                 std::to_string(version) +
+                 " cannot be read record by record (version 4 and later)"};
+  raw_.filtered = opts_.filter != nullptr;
+  raw_.namesGiven = opts_.filter && opts_.filter->givesNames;
   if (h[10] != 1)
     return fail(10, "byte order " + std::to_string(h[10]) +
                         " is not supported (1 = little-endian)");

@@ -115,6 +115,10 @@ private:
       in_.clear();
       return;
     }
+    if (opts_.filter) { // it says how many it keeps, when it knows
+      raw_.events.reserve(opts_.filter->expected);
+      return;
+    }
     // Capped: a huge corrupt file must not reserve gigabytes up front.
     size_t estimate =
         std::min<size_t>(static_cast<size_t>(end - here) / 4, size_t{1} << 24);

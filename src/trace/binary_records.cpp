@@ -197,6 +197,17 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   if (src >= kNone || ((code & RP_HAS_SRC) && src == 0))
     return fail(start, "source id " + std::to_string(src) + " out of range");
 
+  // A filtered load (trace/record_filter.h): what it leaves out moves the
+  // thread's seq on and leaves nothing else behind.
+  RecordFilter *filter = opts_.filter;
+  if (filter && !filter->keep({seq, threadKey, e.kind, has, obj, size, aux})) {
+    *prevSeq = seq;
+    return true;
+  }
+  // Until renameAfterHiddenWrites reads it, an access's aux (unused) holds
+  // the name number a filter gives + 1.
+  if (filter && filter->givesNames && isAccess(e.kind))
+    e.aux = filter->nameNumber(seq) + 1;
   e.thread = raw_.keys[int(NameSpace::Thread)].id(threadKey);
   e.size = static_cast<uint8_t>(size);
   e.src = static_cast<SrcId>(src);
@@ -229,9 +240,14 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
   case EventKind::Branch:
     // nlist: a branch's ndeps + 1 (0 = plain rule), a write's ndeps.
     if (writeDeps || (e.kind == EventKind::Branch && nlist > 0)) {
+      // A filter's list replaces the file's (seqs, or none: plain).
+      bool plain = false,
+           given = filter && filter->dependences(seq, list_, &plain);
+      if (plain)
+        break;
       e.extra = static_cast<uint32_t>(raw_.depOff.size() - 1);
       for (uint64_t d : list_)
-        raw_.depSeqs.push_back(self - d);
+        raw_.depSeqs.push_back(given ? d : self - d);
       raw_.depOff.push_back(raw_.depSeqs.size());
     }
     break;
@@ -254,7 +270,7 @@ Expected<bool> BinaryReader::record(Cursor &c, uint64_t threadKey,
     ++*threadEvents;
     raw_.order.push_back(static_cast<uint8_t>(order));
   }
-  if (!stackOfThread_.empty()) {
+  if (!stackOfThread_.empty() && (!filter || filter->stacks)) {
     auto it = stackOfThread_.find(threadKey);
     uint32_t node = it == stackOfThread_.end() ? 0 : it->second;
     if (node != 0 && raw_.stacks.size() < raw_.events.size())

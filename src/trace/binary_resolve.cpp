@@ -307,7 +307,7 @@ Expected<bool> Resolver::resolveRefs() {
       uint64_t n = raw_.notify[e.extra];
       e.extra = n == 0 ? kNone : indexOf(n - 1);
       e.flags |= kEventExplicitMatch; // finishTrace keeps it (or none)
-      if (n == 0 || (e.extra == kNone && raw_.cut))
+      if (n == 0 || (e.extra == kNone && (raw_.cut || raw_.filtered)))
         continue; // the notify was after the cut: treat as unmatched
       if (e.extra == kNone)
         return failEvent(i, "the wait names notify seq " +
@@ -334,10 +334,11 @@ Expected<bool> Resolver::resolveRefs() {
                                   raw_.t.threadName(e.thread));
         deps.push_back(d);
       }
-      if (lost && !raw_.cut)
+      if (lost && !raw_.cut && !raw_.filtered)
         return failEvent(i,
                          "a " + what + " depends on a seq that no event has");
-      // A lost dependence (cut file) falls back to the conservative rule.
+      // A lost dependence (cut file, or left out by a filter) falls back to
+      // the conservative rule.
       e.extra = lost ? kNone : raw_.t.addDeps(deps);
     }
   }

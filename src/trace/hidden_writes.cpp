@@ -40,6 +40,21 @@ void renameAfterHiddenWrites(RawTrace &raw) {
     if (addr >= last.size())
       continue; // a name interned by an earlier rename, never an address
     Last &l = last[addr];
+    if (raw.namesGiven) {
+      // A filtered load (trace/record_filter.h): the filter saw all of the
+      // address's accesses, this trace only some.
+      uint32_t k = e.aux - 1;
+      e.aux = 0;
+      if (k != l.renames || (k != 0 && l.current == kNone)) {
+        l.renames = k;
+        l.current =
+            k == 0 ? kNone
+                   : locs.intern(locs.name(addr) + "~" + std::to_string(k));
+      }
+      if (l.current != kNone)
+        e.obj = l.current;
+      continue;
+    }
     if (readsValue(e.kind)) {
       int64_t seen =
           e.kind == EventKind::AtomicRmw ? raw.t.rmwOld[e.extra] : e.value;

@@ -91,6 +91,8 @@ Expected<Trace> readTraceFile(const std::string &path, const ReadOptions &opts,
     format = TraceFormat::Binary;
   else if (looksLikeStdTrace(in))
     format = TraceFormat::Std;
+  if (opts.filter && format != TraceFormat::Binary)
+    return Error{path + ": only a binary trace can be read record by record"};
   ReadInfo local;
   ReadInfo &ri = info ? *info : local;
   ri = ReadInfo{};
@@ -99,7 +101,8 @@ Expected<Trace> readTraceFile(const std::string &path, const ReadOptions &opts,
       format == TraceFormat::Binary ? parseBinaryTrace(in, path, opts, &ri)
       : format == TraceFormat::Std  ? parseStdTrace(in, path)
                                     : parseTextTrace(in, path, &ri.eventLines);
-  if (t && t->events.empty())
+  // A filter may keep nothing (it only looks at the records).
+  if (t && t->events.empty() && !opts.filter)
     return noEvents(path, format);
   return t;
 }

@@ -11,7 +11,8 @@ as unordered `file:line` pairs); no expect-race line means no race at all.
 call stack f (innermost), g, h (function names of the report's frames).
 `// expect-location: NAME` says every reported race is on variable NAME.
 `// same-without-local-reduction` analyses the trace again with
---no-local-reduction and expects the same racing event pairs.
+--no-local-reduction and expects the same racing event pairs, and with
+--streaming-load and expects the same report (witnesses included).
 `// expect-none-with: OPTS` records the program again with
 RACEPREDICT_OPTIONS=OPTS (e.g. branch_deps=all) and expects no race then.
 `// record-options: OPTS` adds OPTS to RACEPREDICT_OPTIONS when recording
@@ -180,6 +181,28 @@ def main():
         kept = report["stats"]["local_reduction"]["kept_events"]
         print(f"ok: the same races without the reduction ({kept} of "
               f"{len(events)} events kept)")
+        # The reduction computed while loading, a few threads at a time
+        # (docs/thread_local.md, "The streaming load"): the same report,
+        # witnesses included, from its own stages.
+        r = run([a.racepredict, "analyze", "--format", "json",
+                 "--streaming-load", trace],
+                stdout=subprocess.PIPE, text=True, timeout=300)
+        streamed = json.loads(r.stdout)
+        for key in ("races", "unknown"):
+            if streamed[key] != report[key]:
+                return fail(f"--streaming-load: other {key}: "
+                            f"{streamed[key]} (whole: {report[key]})")
+        if streamed["stats"]["local_reduction"] != \
+                report["stats"]["local_reduction"]:
+            return fail("--streaming-load: other reduction "
+                        f"{streamed['stats']['local_reduction']}")
+        stages = [x["stage"] for x in streamed["stats"]["stages"]]
+        expected = ["load", "validate", "races"] + (
+            ["reload", "index"] if report["races"] else [])
+        if stages != expected:
+            return fail(f"--streaming-load: stats.stages {stages}, "
+                        f"expected {expected}")
+        print("ok: the same report with --streaming-load")
     for m in re.finditer(r"expect-none-with:\s*(\S+)", open(a.src).read()):
         other = exe + ".alt.rptrace"
         env = dict(os.environ,

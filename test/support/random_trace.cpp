@@ -99,7 +99,11 @@ private:
     return static_cast<int>(pick(static_cast<uint64_t>(den))) < num;
   }
   static std::string name(int t) { return "t" + std::to_string(t); }
-  static std::string loc(int l) { return std::string(1, "xyz"[l]); }
+  // x, y, z, then v3, v4...: "xyz"[l] read past the literal for l > 2
+  // (its NUL, then whatever followed it).
+  static std::string loc(int l) {
+    return l < 3 ? std::string(1, "xyz"[l]) : "v" + std::to_string(l);
+  }
   static std::string lockName(int m) { return m == 0 ? "l" : "m"; }
   int emit(int t, const std::string &rest) {
     lines_.push_back(name(t) + " " + rest);

@@ -26,9 +26,11 @@ inline std::string hexKey(uint64_t key) {
   return "0x" + s;
 }
 
-/// Writes `t` as a version-1 binary trace (one EVENTS block per run of
-/// events of one thread, bounded size), ending with an END block.
-void writeBinaryTrace(const Trace &t, std::ostream &out);
+/// Writes `t` as a binary trace of the version-2 layout (one EVENTS block
+/// per run of events of one thread, bounded size), ending with an END
+/// block; with `version` 4, the recorder's layout (no seq in any record,
+/// segment records for the other threads' events between two of a block).
+void writeBinaryTrace(const Trace &t, std::ostream &out, unsigned version = 2);
 
 /// Parses a binary trace; `name` is used in error messages.
 Expected<Trace> parseBinaryTrace(std::istream &in, const std::string &name,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "racepredict/support/error.h"
+#include "racepredict/trace/record_filter.h"
 #include "racepredict/trace/trace.h"
 
 #include <string>
@@ -17,6 +18,9 @@ struct ReadOptions {
   bool allowTruncated = false;
   /// Force a format instead of detecting it (binary by magic, else text).
   std::optional<TraceFormat> format;
+  /// Binary traces of format v4 and later: store only the records this
+  /// filter keeps (trace/record_filter.h); other formats are an error.
+  RecordFilter *filter = nullptr;
 };
 
 struct ReadInfo {

@@ -1,8 +1,10 @@
 //===- tools/racepredict/analysis_pipeline.cpp - Load, index, predict -----===//
 #include "analysis_pipeline.h"
 
+#include "racepredict/analysis/access_pieces.h"
 #include "racepredict/analysis/mhb.h"
 #include "racepredict/analysis/reduced_witness.h"
+#include "racepredict/analysis/streaming_reduction.h"
 #include "racepredict/batch/progress.h"
 #include "racepredict/property/parser.h"
 #include "racepredict/report/race_groups.h"
@@ -80,6 +82,105 @@ void mapToOriginal(AnalysisResult &res, const analysis::LocalReduction &red) {
   r.stats.events = red.stats.events;
 }
 
+solver::RaceOptions raceOptions(const AnalysisOptions &o) {
+  solver::RaceOptions opts;
+  opts.allPairs = o.allPairs;
+  opts.timeoutMs = o.timeoutMs;
+  opts.rlimit = o.rlimit;
+  opts.jobs = o.jobs;
+  opts.noFilters = o.noFilters;
+  opts.noFastPath = o.noFastPath;
+  opts.dumpSmt2Dir = o.dumpSmt2;
+  opts.candidatesOnly = o.candidatesOnly;
+  opts.window = o.window;
+  opts.budgetSeconds = o.budgetSeconds;
+  opts.wholeTrace = o.wholeTrace;
+  return opts;
+}
+
+/// The message of a trace that is not a consistent run (validateTrace).
+Error inconsistent(const trace::Trace &t, const trace::Violation &v,
+                   const std::string &path,
+                   const std::vector<uint32_t> &lines) {
+  return Error{trace::violationText(t, v, path, lines) +
+               (v.structural
+                    ? ": the trace describes no run, it cannot be analysed"
+                    : ": the trace is not a sequentially consistent run "
+                      "(`racepredict check-trace` lists every inconsistency; "
+                      "--allow-inconsistent analyses it anyway)")};
+}
+
+/// Whether `o` is answered by a streaming load (AnalysisOptions::
+/// streamingLoad): races alone, reduced, of a whole binary trace.
+bool wantsStreamingLoad(const AnalysisOptions &o) {
+  if (!o.doRaces() || o.doDeadlocks() || !o.properties.empty() ||
+      o.noLocalReduction || o.window || o.allowInconsistent ||
+      o.allowTruncated || o.streamingLoad < 0)
+    return false;
+  if (o.streamingLoad > 0)
+    return true;
+  std::error_code ec;
+  uint64_t size = std::filesystem::file_size(o.trace, ec);
+  return !ec && size >= kStreamingLoadBytes;
+}
+
+/// Races of o.trace by a streaming load (analysis/streaming_reduction.h):
+/// false when the file cannot be read so, or its reduced trace is not a
+/// consistent run (the whole-trace path then says why). With findings, the
+/// whole trace is read for them (witnesses put back the dropped events).
+Expected<bool> streamingRaces(const AnalysisOptions &o, AnalysisResult &res) {
+  setActivity("reading " + o.trace + " a few threads at a time");
+  std::string why;
+  analysis::StreamingLoadStats sst;
+  std::optional<analysis::LocalReduction> red =
+      analysis::reduceWhileLoading(o.trace, 16, &why, &sst);
+  res.loadSeconds = res.endStage("load");
+  if (!red) {
+    spdlog::info("{}: not loaded by streaming ({}); reading it whole", o.trace,
+                 why);
+    return false;
+  }
+  if (!trace::validateTrace(red->trace, 1, false).empty()) {
+    spdlog::info("{}: its reduced trace is not a consistent run; reading it "
+                 "whole",
+                 o.trace);
+    return false;
+  }
+  res.endStage("validate");
+  const std::string &what = res.what =
+      o.trace + " (" + std::to_string(red->stats.events) + " events, " +
+      std::to_string(red->trace.numThreads()) + " threads)";
+  res.reduction = red->stats;
+  solver::RaceOptions opts = raceOptions(o);
+  {
+    setActivity("predicting the races of " + what);
+    ProgressLine progress(o.progress, "races");
+    opts.onProgress = progress.callback();
+    bool split = !analysis::overlappingLocations(red->trace).empty();
+    res.races = solver::predictRacesInPiecesLending(red->trace, split, opts);
+  }
+  res.endStage("races");
+  res.races.stats.events = red->stats.events;
+  if (res.races.races.empty() && res.races.unknowns.empty()) {
+    res.trace = std::make_unique<trace::Trace>(std::move(red->trace));
+    res.streamed = true;
+    return true;
+  }
+  // Findings name the whole trace's events, and their witnesses need its
+  // dropped events back.
+  red->trace = trace::Trace();
+  setActivity("reading " + o.trace + " for its findings");
+  auto t = trace::readTraceFile(o.trace, {}, &res.readInfo);
+  res.endStage("reload");
+  if (!t)
+    return t.error();
+  if (auto bad = trace::validateTrace(*t, 1, false); !bad.empty())
+    return inconsistent(*t, bad[0], o.trace, res.readInfo.eventLines);
+  res.trace = std::make_unique<trace::Trace>(std::move(*t));
+  mapToOriginal(res, *red);
+  return true;
+}
+
 } // namespace
 
 const analysis::TraceIndex &AnalysisResult::fullIndex() {
@@ -152,6 +253,10 @@ void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
                 "Decide races on every event, not on the trace without the "
                 "accesses of locations one thread alone touches (same "
                 "verdicts; for comparison)");
+  cmd->add_flag("--streaming-load,!--no-streaming-load", o.streamingLoad,
+                "Reduce a binary trace while loading it, a few threads at a "
+                "time, instead of holding it whole (default: from 256 MB on, "
+                "when only races are predicted)");
   cmd->add_flag("--progress,!--no-progress", o.progress,
                 "Progress line on stderr: candidates decided / total, unknown, "
                 "elapsed (default: on a terminal, after 2 s)");
@@ -190,6 +295,19 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   }
   res.stageStart = std::chrono::steady_clock::now();
   auto stage = [&](const char *name) { return res.endStage(name); };
+  if (wantsStreamingLoad(o)) {
+    auto done = streamingRaces(o, res);
+    if (!done)
+      return done.error();
+    if (*done) {
+      if (!o.allPairs)
+        report::oneRacePerLocationPair(*res.trace, res.races);
+      res.suppressed =
+          report::removeSuppressed(supp, *res.trace, res.races, &res.deadlocks);
+      setActivity("writing the report on " + res.what);
+      return res;
+    }
+  }
   setActivity("reading " + o.trace);
   auto t = trace::readTraceFile(o.trace, ro, &res.readInfo);
   res.loadSeconds = stage("load");
@@ -203,13 +321,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
   auto bad = trace::validateTrace(*t, 1, o.allowInconsistent);
   stage("validate");
   if (!bad.empty())
-    return Error{
-        trace::violationText(*t, bad[0], o.trace, res.readInfo.eventLines) +
-        (bad[0].structural
-             ? ": the trace describes no run, it cannot be analysed"
-             : ": the trace is not a sequentially consistent run "
-               "(`racepredict check-trace` lists every inconsistency; "
-               "--allow-inconsistent analyses it anyway)")};
+    return inconsistent(*t, bad[0], o.trace, res.readInfo.eventLines);
   const std::string &what = res.what =
       o.trace + " (" + std::to_string(t->events.size()) + " events, " +
       std::to_string(t->numThreads()) + " threads)";
@@ -223,18 +335,7 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
                      "RACEPREDICT_OPTIONS max_events=N)",
                  true};
   res.trace = std::make_unique<trace::Trace>(std::move(*t));
-  solver::RaceOptions opts;
-  opts.allPairs = o.allPairs;
-  opts.timeoutMs = o.timeoutMs;
-  opts.rlimit = o.rlimit;
-  opts.jobs = o.jobs;
-  opts.noFilters = o.noFilters;
-  opts.noFastPath = o.noFastPath;
-  opts.dumpSmt2Dir = o.dumpSmt2;
-  opts.candidatesOnly = o.candidatesOnly;
-  opts.window = o.window;
-  opts.budgetSeconds = o.budgetSeconds;
-  opts.wholeTrace = o.wholeTrace;
+  solver::RaceOptions opts = raceOptions(o);
   // Races are decided on the trace without its thread-local accesses
   // (docs/thread_local.md): the same verdicts, on what programs share. Not
   // with --window (its windows count events) nor on an inconsistent trace

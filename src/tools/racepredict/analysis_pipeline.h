@@ -53,6 +53,12 @@ struct AnalysisOptions {
   std::string suppressions;
   /// --progress 1, --no-progress -1, 0: on a terminal, after 2 s.
   int progress = 0;
+  /// --streaming-load 1, --no-streaming-load -1, 0: for binary traces of
+  /// kStreamingLoadBytes and more. Reduce the trace while loading it, a few
+  /// threads at a time (analysis/streaming_reduction.h), when only races
+  /// are asked for; the whole trace is read afterwards only to report
+  /// findings.
+  int streamingLoad = 0;
 
   /// Races unless only --deadlocks and/or --property were asked for.
   bool doRaces() const { return races || (!deadlocks && properties.empty()); }
@@ -63,9 +69,17 @@ struct AnalysisOptions {
 /// flags) on `cmd`, bound to `o`: one definition for every command.
 void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o);
 
+/// From this size on a binary trace is loaded by streaming (--streaming-load
+/// is the default): its whole trace would take ~6 GB per GB of file.
+constexpr uint64_t kStreamingLoadBytes = uint64_t{256} << 20;
+
 struct AnalysisResult {
-  /// Owned on the heap: `index` refers to it.
+  /// Owned on the heap: `index` refers to it. After a streaming load with
+  /// no finding and nothing unknown (`streamed`), the reduced trace: its
+  /// tables (names, sources, the stop) are what a report of no finding
+  /// reads; `reduction.events` counts the whole trace's events.
   std::unique_ptr<trace::Trace> trace;
+  bool streamed = false;
   /// The whole trace's index, built only when something needs it
   /// (fullIndex()): races on the reduced trace with no finding to map back
   /// need none, and building it was the peak stage of a 118M-event trace.

@@ -34,7 +34,9 @@ struct AnalyzeArgs {
 };
 
 int runAnalyze(const AnalyzeArgs &a) {
-  const AnalysisOptions &o = a.analysis;
+  AnalysisOptions o = a.analysis;
+  if (a.hb) // --hb lists the whole trace's happens-before races
+    o.streamingLoad = -1;
   auto res = runAnalysis(o);
   if (!res) {
     std::cerr << "racepredict: " << res.error().message << "\n";
