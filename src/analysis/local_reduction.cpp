@@ -171,7 +171,12 @@ public:
       }
     }
     for (SymId l = 0; l < owner_.size(); ++l)
-      s.localLocations += owner_[l] != kShared && owner_[l] != kUntouched;
+      if (owner_[l] != kShared && owner_[l] != kUntouched) {
+        ++s.localLocations;
+        if (owner_[l] >= s.localLocationsOf.size())
+          s.localLocationsOf.resize(owner_[l] + 1, 0);
+        ++s.localLocationsOf[owner_[l]];
+      }
   }
 
   /// Step 3; then the reduced trace, with `lender`'s tables moved into it
@@ -253,8 +258,13 @@ public:
       if (!t.eventStacks.empty())
         out.eventStacks.push_back(t.stackOf(i));
       if ((e.kind == EventKind::Read || e.kind == EventKind::Write) &&
-          owner_[e.obj] != kShared)
+          owner_[e.obj] != kShared) {
         ++r.stats.keptLocalAccesses;
+        std::vector<size_t> &of = r.stats.keptLocalAccessesOf;
+        if (e.thread >= of.size())
+          of.resize(e.thread + 1, 0);
+        ++of[e.thread];
+      }
     }
     r.stats.events = n;
     r.stats.keptEvents = r.original.size();
@@ -421,6 +431,7 @@ LocalReduction reduce(const Trace &t, size_t maxListed, Trace *lender,
   red.dropLocalAccesses(s);
   LocalReduction r = red.build(lender);
   r.stats.localLocations = s.localLocations;
+  r.stats.localLocationsOf = std::move(s.localLocationsOf);
   return r;
 }
 } // namespace

@@ -59,7 +59,12 @@ public:
     ++events;
     ++perThread[r.threadKey];
     frees += r.kind == EventKind::Free;
-    if (!trace::isAccess(r.kind))
+    // A free touches the location at its block's address (its obj) as an
+    // access would: with another thread's accesses there, the load of the
+    // freeing thread must see them too, or it counts that location as its
+    // own local one (the locations inside the block exist only in the
+    // loads of the threads that access them).
+    if (!trace::isAccess(r.kind) && r.kind != EventKind::Free)
       return false;
     auto [it, fresh] = addrs.try_emplace(r.objKey);
     AddressUse &u = it->second;
@@ -67,8 +72,9 @@ public:
       u.thread = r.threadKey;
     u.many = u.many || u.thread != r.threadKey || trace::isAtomic(r.kind);
     u.accesses += u.accesses != UINT32_MAX;
-    u.width = static_cast<uint8_t>(
-        std::max<uint64_t>(u.width, std::min<uint64_t>(r.size, 255)));
+    if (r.kind != EventKind::Free)
+      u.width = static_cast<uint8_t>(
+          std::max<uint64_t>(u.width, std::min<uint64_t>(r.size, 255)));
     return false;
   }
 
@@ -263,12 +269,22 @@ reduceWhileLoading(const std::string &path, size_t maxListed, std::string *why,
       return fail(sub.error().message);
     ++st.loads;
     st.largestLoad = std::max(st.largestLoad, sub->events.size());
+    // Its own threads (before the reduction borrows the thread names).
+    std::vector<bool> own(sub->numThreads(), false);
+    {
+      size_t i = 0;
+      f.stored.each([&](uint64_t s) {
+        if (i < sub->events.size() && f.owned.test(s))
+          own[sub->events[i].thread] = true;
+        ++i;
+      });
+      if (i != sub->events.size())
+        return fail(path + ": a load's events and seqs disagree");
+    }
     std::vector<bool> overlapping = overlappingLocations(*sub);
     LocalReduction red = reduceThreadLocalLending(
         *sub, maxListed, overlapping.empty() ? nullptr : &overlapping);
     rs.droppedBranches += red.stats.droppedBranches;
-    rs.localLocations += red.stats.localLocations;
-    rs.keptLocalAccesses += red.stats.keptLocalAccesses;
     // The seq of each kept event: the load's events are its stored seqs in
     // order.
     std::vector<uint64_t> seqOf(red.original.size());
@@ -279,9 +295,20 @@ reduceWhileLoading(const std::string &path, size_t maxListed, std::string *why,
           seqOf[j++] = s;
         ++i;
       });
-      if (j != red.original.size())
-        return fail(path + ": a load's events and seqs disagree");
+      RACEPREDICT_ASSERT(j == red.original.size(),
+                         "kept events are events of the load");
     }
+    // Its own threads' local locations and kept local accesses: a location
+    // of a shared unit that one other thread alone touches is that
+    // thread's load's.
+    auto sumOwn = [&](const std::vector<size_t> &of) {
+      size_t n = 0;
+      for (size_t th = 0; th < of.size(); ++th)
+        n += th < own.size() && own[th] ? of[th] : 0;
+      return n;
+    };
+    rs.localLocations += sumOwn(red.stats.localLocationsOf);
+    rs.keptLocalAccesses += sumOwn(red.stats.keptLocalAccessesOf);
     const trace::Trace &rt = red.trace;
     const trace::SymbolTable &locs = rt.table(NameSpace::Location);
     for (size_t j = 0; j < red.original.size(); ++j) {

@@ -120,7 +120,9 @@ int runMix(const Mix &m, uint64_t seedBase) {
              text(want.trace) + "\n";
     else if (got->stats.events != want.stats.events ||
              got->stats.droppedBranches != want.stats.droppedBranches ||
-             got->stats.droppedAccesses != want.stats.droppedAccesses)
+             got->stats.droppedAccesses != want.stats.droppedAccesses ||
+             got->stats.localLocations != want.stats.localLocations ||
+             got->stats.keptLocalAccesses != want.stats.keptLocalAccesses)
       diff = "  other statistics\n";
     else if (m.loadEvents == 1 && st.loads != threadsWithEvents(*whole))
       diff = "  " + std::to_string(st.loads) + " loads\n";

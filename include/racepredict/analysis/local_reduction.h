@@ -30,6 +30,9 @@ struct LocalReductionStats {
   /// Local reads and writes kept to carry a value a listed dependence
   /// needs (a read whose writer depends on all earlier reads).
   size_t keptLocalAccesses = 0;
+  /// The two above per thread (by ThreadId): a load of the streaming
+  /// reduction (streaming_reduction.h) counts its own threads' only.
+  std::vector<size_t> localLocationsOf, keptLocalAccessesOf;
 };
 
 struct LocalReduction {
