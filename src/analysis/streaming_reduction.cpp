@@ -9,7 +9,7 @@
 #include "racepredict/trace/trace_file.h"
 
 #include <algorithm>
-#include <fstream>
+#include <filesystem>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -54,7 +54,17 @@ struct AddressUse {
 
 class Survey : public trace::RecordFilter {
 public:
+  /// Seqs of a recording are dense, and each record takes a byte at least:
+  /// a seq beyond twice the file's bytes is a corrupt or converted file,
+  /// which a bitmap of seqs would not fit (the whole-trace reader keeps
+  /// runs of seqs instead).
+  explicit Survey(uint64_t fileBytes)
+      : maxSeq_(std::max<uint64_t>(2 * fileBytes, uint64_t{1} << 24)) {}
   bool keep(const RecordView &r) override {
+    if (r.seq > maxSeq_) {
+      sparse = true;
+      return false;
+    }
     all.set(r.seq);
     ++events;
     ++perThread[r.threadKey];
@@ -111,11 +121,15 @@ public:
   }
 
   SeqSet all;
+  bool sparse = false; ///< a seq beyond maxSeq_: not read by streaming
   size_t events = 0, frees = 0;
   /// Accesses of shared units (sharedAddresses): every load stores them.
   size_t sharedAccesses = 0;
   std::unordered_map<uint64_t, size_t> perThread;
   std::unordered_map<uint64_t, AddressUse> addrs;
+
+private:
+  uint64_t maxSeq_;
 };
 
 /// Step 2's filter: the threads of one load, every access of a shared
@@ -231,7 +245,17 @@ reduceWhileLoading(const std::string &path, size_t maxListed, std::string *why,
   StreamingLoadStats local;
   StreamingLoadStats &st = stats ? *stats : local;
   st = StreamingLoadStats{};
-  auto load = [&](trace::RecordFilter &f) {
+  // The passes must read the same file: its size and time are checked
+  // before each (a recording still being written is not read so).
+  std::error_code ec;
+  auto stamp = [&] {
+    return std::make_pair(std::filesystem::file_size(path, ec),
+                          std::filesystem::last_write_time(path, ec));
+  };
+  const auto first = stamp();
+  auto load = [&](trace::RecordFilter &f) -> Expected<trace::Trace> {
+    if (stamp() != first)
+      return Error{path + ": the file changed while it was read"};
     trace::ReadOptions ro;
     ro.format = trace::TraceFormat::Binary;
     ro.filter = &f;
@@ -244,12 +268,14 @@ reduceWhileLoading(const std::string &path, size_t maxListed, std::string *why,
     return std::nullopt;
   };
   // Step 1.
-  Survey survey;
+  Survey survey(first.first);
   {
     auto t = load(survey);
     if (!t)
       return fail(t.error().message);
   }
+  if (survey.sparse)
+    return fail(path + ": seqs far beyond the events' count");
   std::unordered_set<uint64_t> shared = survey.sharedAddresses();
   st.sharedAddresses = shared.size();
   survey.addrs = {};

@@ -40,9 +40,10 @@ struct StreamingLoadStats {
 
 /// The reduced trace of the binary trace at `path` (format v4 and later),
 /// computed as described above; nullopt with the reason in *why when the
-/// file cannot be read so (another format or version, a read error, a
-/// reference the loads cannot resolve): the caller then reads the whole
-/// trace, whose reader reports what is wrong with the file. The reduced
+/// file cannot be read so (another format or version, a read error, seqs
+/// far beyond the count of events, a file that changes between two
+/// passes): the caller then reads the whole trace, whose reader reports
+/// what is wrong with the file. The reduced
 /// trace is not validated here.
 /// A load of step 2 holds up to `loadEvents` events of its threads (0: as
 /// many as the largest thread has, at least 8M), or one thread if it has
