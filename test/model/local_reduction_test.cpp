@@ -132,14 +132,6 @@ int runMix(const TraceFeatures &f, uint64_t seedBase, int count, int maxEvents,
   return reduced;
 }
 
-TraceFeatures plainAndListed() {
-  TraceFeatures f;
-  f.privates = true;
-  f.precise = true;
-  f.writeDeps = true;
-  return f;
-}
-
 } // namespace
 
 TEST(LocalReduction, ReadsWritesLocksBranches) {
@@ -152,11 +144,12 @@ TEST(LocalReduction, ReadsWritesLocksBranches) {
 TEST(LocalReduction, ValuesThroughPrivateLocations) {
   // Listed branches and writes over private reads whose writers are plain
   // or listed: what the reduction rewrites.
-  EXPECT_GT(runMix(plainAndListed(), 18000, 1500 * modelScale(), 40, 2), 1000);
+  EXPECT_GT(runMix(privatesAndLists(), 18000, 1500 * modelScale(), 40, 2),
+            1000);
 }
 
 TEST(LocalReduction, AllocationsAtomicsTrylocks) {
-  TraceFeatures f = plainAndListed();
+  TraceFeatures f = privatesAndLists();
   f.allocs = true;
   f.atomics = true;
   f.tryfail = true;
@@ -165,7 +158,7 @@ TEST(LocalReduction, AllocationsAtomicsTrylocks) {
 }
 
 TEST(LocalReduction, WaitsBarriersSemaphores) {
-  TraceFeatures f = plainAndListed();
+  TraceFeatures f = privatesAndLists();
   f.condvars = true;
   f.barriers = true;
   f.semaphores = true;
@@ -175,5 +168,6 @@ TEST(LocalReduction, WaitsBarriersSemaphores) {
 TEST(LocalReduction, ListsTooLongToCarry) {
   // Every local value that came from more than one read keeps one read of
   // it and its writer, whose rewritten list says the rest.
-  EXPECT_GT(runMix(plainAndListed(), 21000, 800 * modelScale(), 40, 2, 1), 500);
+  EXPECT_GT(runMix(privatesAndLists(), 21000, 800 * modelScale(), 40, 2, 1),
+            500);
 }

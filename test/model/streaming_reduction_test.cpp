@@ -135,29 +135,21 @@ int runMix(const Mix &m, uint64_t seedBase) {
   return reduced;
 }
 
-TraceFeatures plainAndListed() {
-  TraceFeatures f;
-  f.privates = true;
-  f.precise = true;
-  f.writeDeps = true;
-  return f;
-}
-
 } // namespace
 
 TEST(StreamingReduction, ValuesThroughPrivateLocations) {
-  Mix m{plainAndListed(), 400 * modelScale(), 40, 2};
+  Mix m{privatesAndLists(), 400 * modelScale(), 40, 2};
   EXPECT_GT(runMix(m, 31000), 250);
 }
 
 TEST(StreamingReduction, ListsTooLongToCarry) {
-  Mix m{plainAndListed(), 200 * modelScale(), 40, 2};
+  Mix m{privatesAndLists(), 200 * modelScale(), 40, 2};
   m.maxListed = 1;
   EXPECT_GT(runMix(m, 32000), 120);
 }
 
 TEST(StreamingReduction, AllocationsAtomicsTrylocks) {
-  TraceFeatures f = plainAndListed();
+  TraceFeatures f = privatesAndLists();
   f.allocs = true;
   f.atomics = true;
   f.tryfail = true;
@@ -167,7 +159,7 @@ TEST(StreamingReduction, AllocationsAtomicsTrylocks) {
 }
 
 TEST(StreamingReduction, WaitsBarriersSemaphores) {
-  TraceFeatures f = plainAndListed();
+  TraceFeatures f = privatesAndLists();
   f.condvars = true;
   f.barriers = true;
   f.semaphores = true;
@@ -178,13 +170,13 @@ TEST(StreamingReduction, WaitsBarriersSemaphores) {
 TEST(StreamingReduction, HiddenWritesRenamed) {
   // Names `x~k` come from the loads, which see all of an address's
   // accesses; the last load keeps only some.
-  Mix m{plainAndListed(), 300 * modelScale(), 40, 3};
+  Mix m{privatesAndLists(), 300 * modelScale(), 40, 3};
   m.hideEvery = 3;
   EXPECT_GT(runMix(m, 35000), 150);
 }
 
 TEST(StreamingReduction, AllThreadsInOneLoad) {
-  Mix m{plainAndListed(), 200 * modelScale(), 40, 2};
+  Mix m{privatesAndLists(), 200 * modelScale(), 40, 2};
   m.loadEvents = 0;
   EXPECT_GT(runMix(m, 36000), 120);
 }

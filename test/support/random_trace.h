@@ -60,6 +60,17 @@ struct TraceFeatures {
   bool counters = false;
 };
 
+/// Values through private locations into listed branches and writes, by
+/// plain and listed writers: what the thread-local reduction rewrites
+/// (its tests, and those of its streaming form).
+inline TraceFeatures privatesAndLists() {
+  TraceFeatures f;
+  f.privates = true;
+  f.precise = true;
+  f.writeDeps = true;
+  return f;
+}
+
 struct RandomTraceOptions {
   TraceFeatures features;
   int minEvents = 6;

@@ -181,6 +181,122 @@ Expected<bool> streamingRaces(const AnalysisOptions &o, AnalysisResult &res) {
   return true;
 }
 
+/// The whole trace read, validated and indexed (or reduced) as needed, and
+/// the races, deadlocks and property violations `o` asks for.
+Expected<bool> wholeTraceAnalysis(const AnalysisOptions &o,
+                                  AnalysisResult &res) {
+  auto stage = [&](const char *name) { return res.endStage(name); };
+  trace::ReadOptions ro;
+  ro.allowTruncated = o.allowTruncated;
+  setActivity("reading " + o.trace);
+  auto t = trace::readTraceFile(o.trace, ro, &res.readInfo);
+  res.loadSeconds = stage("load");
+  if (!t)
+    return t.error();
+  if (res.readInfo.truncated)
+    spdlog::warn("{} (analysing the events before the cut)",
+                 res.readInfo.truncation);
+  // The model (docs/semantics.md) is one of the runs the trace describes:
+  // an inconsistent trace is an input error, not a source of findings.
+  auto bad = trace::validateTrace(*t, 1, o.allowInconsistent);
+  stage("validate");
+  if (!bad.empty())
+    return inconsistent(*t, bad[0], o.trace, res.readInfo.eventLines);
+  const std::string &what = res.what =
+      o.trace + " (" + std::to_string(t->events.size()) + " events, " +
+      std::to_string(t->numThreads()) + " threads)";
+  // Said before the analysis starts, not as an allocation failure hours
+  // later. An estimate, biased to let through what might fit (the resident
+  // size undercounts the address space a limit counts).
+  if (auto why = memoryShortfall(t->events.size() * kIndexBytesPerEvent,
+                                 peakResidentBytes(), memoryLimitBytes()))
+    return Error{"not enough memory to index " + what + ": " + *why +
+                     " (give it more, or record fewer events: "
+                     "RACEPREDICT_OPTIONS max_events=N)",
+                 true};
+  res.trace = std::make_unique<trace::Trace>(std::move(*t));
+  solver::RaceOptions opts = raceOptions(o);
+  // Races are decided on the trace without its thread-local accesses
+  // (docs/thread_local.md): the same verdicts, on what programs share. Not
+  // with --window (its windows count events) nor on an inconsistent trace
+  // (the reduction needs every read to see its thread's last write).
+  bool reduce =
+      o.doRaces() && !o.noLocalReduction && !o.window && !o.allowInconsistent;
+  // Accesses of different sizes to the same bytes: races are decided on
+  // their pieces, and named by the accesses (analysis/access_pieces.h).
+  // The reduction keeps them all, and its trace is split.
+  std::vector<bool> overlapping;
+  if (o.doRaces() && !o.window)
+    overlapping = analysis::overlappingLocations(*res.trace);
+  if (reduce) {
+    setActivity("leaving out the thread-local accesses of " + what);
+    // The whole trace lends its tables (names...) to the reduced one until
+    // the races are decided: nothing reads it meanwhile.
+    analysis::LocalReduction red = analysis::reduceThreadLocalLending(
+        *res.trace, 16, overlapping.empty() ? nullptr : &overlapping);
+    res.reduction = red.stats;
+    stage("reduce");
+    {
+      setActivity("predicting the races of " + what);
+      ProgressLine progress(o.progress, "races");
+      opts.onProgress = progress.callback();
+      res.races = solver::predictRacesInPiecesLending(
+          red.trace, !overlapping.empty(), opts);
+    }
+    stage("races");
+    analysis::giveBackTables(red, *res.trace);
+    // Only witnesses need the whole trace's index (to put back each
+    // thread's dropped events): with no race it is not built here.
+    red.trace = trace::Trace(); // what the full index needs the room for
+    mapToOriginal(res, red);
+  } else {
+    res.fullIndex();
+  }
+  // Races without the reduction and deadlocks are predicted on the same
+  // index: one must-happen-before order for both.
+  std::optional<analysis::MustHappenBefore> order;
+  if (o.doRaces() && !reduce && o.doDeadlocks() && overlapping.empty())
+    opts.order = &order.emplace(*res.index);
+  if (o.doRaces() && !reduce) {
+    setActivity("predicting the races of " + what);
+    ProgressLine progress(o.progress, "races");
+    opts.onProgress = progress.callback();
+    res.races = overlapping.empty()
+                    ? solver::predictRaces(*res.index, opts)
+                    : solver::predictRacesInPieces(*res.trace, opts);
+    stage("races");
+  }
+  if (o.doDeadlocks()) {
+    setActivity("predicting the deadlocks of " + what);
+    solver::DeadlockOptions dopt;
+    dopt.allCycles = o.allPairs;
+    dopt.timeoutMs = o.timeoutMs;
+    dopt.rlimit = o.rlimit;
+    dopt.budgetSeconds = o.budgetSeconds;
+    dopt.noFilters = o.noFilters;
+    dopt.dumpSmt2Dir = o.dumpSmt2;
+    dopt.wholeTrace = o.wholeTrace;
+    dopt.order = opts.order;
+    ProgressLine progress(o.progress, "deadlocks");
+    dopt.onProgress = progress.callback();
+    res.deadlocks = solver::predictDeadlocks(res.fullIndex(), dopt);
+  }
+  if (!res.properties.empty() && !o.candidatesOnly) {
+    solver::PropertyOptions popt;
+    popt.allInstances = o.allPairs;
+    popt.timeoutMs = o.timeoutMs;
+    popt.rlimit = o.rlimit;
+    popt.noFilters = o.noFilters;
+    popt.dumpSmt2Dir = o.dumpSmt2;
+    setActivity("predicting the property violations of " + what);
+    res.violations =
+        solver::predictViolations(res.fullIndex(), res.properties, popt);
+    for (const std::string &w : res.violations.warnings)
+      std::cerr << "racepredict: warning: " << w << "\n";
+  }
+  return true;
+}
+
 } // namespace
 
 const analysis::TraceIndex &AnalysisResult::fullIndex() {
@@ -284,8 +400,6 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
       return Error{"cannot create the --dump-smt2 directory '" + o.dumpSmt2 +
                    "'" + (ec ? ": " + ec.message() : std::string())};
   }
-  trace::ReadOptions ro;
-  ro.allowTruncated = o.allowTruncated;
   // Custom properties (docs/properties.md): parse errors are input errors.
   for (const std::string &file : o.properties) {
     auto ps = property::parsePropertyFile(file);
@@ -294,131 +408,23 @@ Expected<AnalysisResult> runAnalysis(const AnalysisOptions &o) {
     res.properties.insert(res.properties.end(), ps->begin(), ps->end());
   }
   res.stageStart = std::chrono::steady_clock::now();
-  auto stage = [&](const char *name) { return res.endStage(name); };
+  bool streamed = false;
   if (wantsStreamingLoad(o)) {
     auto done = streamingRaces(o, res);
     if (!done)
       return done.error();
-    if (*done) {
-      if (!o.allPairs)
-        report::oneRacePerLocationPair(*res.trace, res.races);
-      res.suppressed =
-          report::removeSuppressed(supp, *res.trace, res.races, &res.deadlocks);
-      setActivity("writing the report on " + res.what);
-      return res;
-    }
+    streamed = *done;
   }
-  setActivity("reading " + o.trace);
-  auto t = trace::readTraceFile(o.trace, ro, &res.readInfo);
-  res.loadSeconds = stage("load");
-  if (!t)
-    return t.error();
-  if (res.readInfo.truncated)
-    spdlog::warn("{} (analysing the events before the cut)",
-                 res.readInfo.truncation);
-  // The model (docs/semantics.md) is one of the runs the trace describes:
-  // an inconsistent trace is an input error, not a source of findings.
-  auto bad = trace::validateTrace(*t, 1, o.allowInconsistent);
-  stage("validate");
-  if (!bad.empty())
-    return inconsistent(*t, bad[0], o.trace, res.readInfo.eventLines);
-  const std::string &what = res.what =
-      o.trace + " (" + std::to_string(t->events.size()) + " events, " +
-      std::to_string(t->numThreads()) + " threads)";
-  // Said before the analysis starts, not as an allocation failure hours
-  // later. An estimate, biased to let through what might fit (the resident
-  // size undercounts the address space a limit counts).
-  if (auto why = memoryShortfall(t->events.size() * kIndexBytesPerEvent,
-                                 peakResidentBytes(), memoryLimitBytes()))
-    return Error{"not enough memory to index " + what + ": " + *why +
-                     " (give it more, or record fewer events: "
-                     "RACEPREDICT_OPTIONS max_events=N)",
-                 true};
-  res.trace = std::make_unique<trace::Trace>(std::move(*t));
-  solver::RaceOptions opts = raceOptions(o);
-  // Races are decided on the trace without its thread-local accesses
-  // (docs/thread_local.md): the same verdicts, on what programs share. Not
-  // with --window (its windows count events) nor on an inconsistent trace
-  // (the reduction needs every read to see its thread's last write).
-  bool reduce =
-      o.doRaces() && !o.noLocalReduction && !o.window && !o.allowInconsistent;
-  // Accesses of different sizes to the same bytes: races are decided on
-  // their pieces, and named by the accesses (analysis/access_pieces.h).
-  // The reduction keeps them all, and its trace is split.
-  std::vector<bool> overlapping;
-  if (o.doRaces() && !o.window)
-    overlapping = analysis::overlappingLocations(*res.trace);
-  if (reduce) {
-    setActivity("leaving out the thread-local accesses of " + what);
-    // The whole trace lends its tables (names...) to the reduced one until
-    // the races are decided: nothing reads it meanwhile.
-    analysis::LocalReduction red = analysis::reduceThreadLocalLending(
-        *res.trace, 16, overlapping.empty() ? nullptr : &overlapping);
-    res.reduction = red.stats;
-    stage("reduce");
-    {
-      setActivity("predicting the races of " + what);
-      ProgressLine progress(o.progress, "races");
-      opts.onProgress = progress.callback();
-      res.races = solver::predictRacesInPiecesLending(
-          red.trace, !overlapping.empty(), opts);
-    }
-    stage("races");
-    analysis::giveBackTables(red, *res.trace);
-    // Only witnesses need the whole trace's index (to put back each
-    // thread's dropped events): with no race it is not built here.
-    red.trace = trace::Trace(); // what the full index needs the room for
-    mapToOriginal(res, red);
-  } else {
-    res.fullIndex();
-  }
-  // Races without the reduction and deadlocks are predicted on the same
-  // index: one must-happen-before order for both.
-  std::optional<analysis::MustHappenBefore> order;
-  if (o.doRaces() && !reduce && o.doDeadlocks() && overlapping.empty())
-    opts.order = &order.emplace(*res.index);
-  if (o.doRaces() && !reduce) {
-    setActivity("predicting the races of " + what);
-    ProgressLine progress(o.progress, "races");
-    opts.onProgress = progress.callback();
-    res.races = overlapping.empty()
-                    ? solver::predictRaces(*res.index, opts)
-                    : solver::predictRacesInPieces(*res.trace, opts);
-    stage("races");
+  if (!streamed) {
+    auto done = wholeTraceAnalysis(o, res);
+    if (!done)
+      return done.error();
   }
   if (o.doRaces() && !o.allPairs)
     report::oneRacePerLocationPair(*res.trace, res.races);
-  if (o.doDeadlocks()) {
-    setActivity("predicting the deadlocks of " + what);
-    solver::DeadlockOptions dopt;
-    dopt.allCycles = o.allPairs;
-    dopt.timeoutMs = o.timeoutMs;
-    dopt.rlimit = o.rlimit;
-    dopt.budgetSeconds = o.budgetSeconds;
-    dopt.noFilters = o.noFilters;
-    dopt.dumpSmt2Dir = o.dumpSmt2;
-    dopt.wholeTrace = o.wholeTrace;
-    dopt.order = opts.order;
-    ProgressLine progress(o.progress, "deadlocks");
-    dopt.onProgress = progress.callback();
-    res.deadlocks = solver::predictDeadlocks(res.fullIndex(), dopt);
-  }
-  if (!res.properties.empty() && !o.candidatesOnly) {
-    solver::PropertyOptions popt;
-    popt.allInstances = o.allPairs;
-    popt.timeoutMs = o.timeoutMs;
-    popt.rlimit = o.rlimit;
-    popt.noFilters = o.noFilters;
-    popt.dumpSmt2Dir = o.dumpSmt2;
-    setActivity("predicting the property violations of " + what);
-    res.violations =
-        solver::predictViolations(res.fullIndex(), res.properties, popt);
-    for (const std::string &w : res.violations.warnings)
-      std::cerr << "racepredict: warning: " << w << "\n";
-  }
   res.suppressed =
       report::removeSuppressed(supp, *res.trace, res.races, &res.deadlocks);
-  setActivity("writing the report on " + what);
+  setActivity("writing the report on " + res.what);
   return res;
 }
 
