@@ -3,6 +3,7 @@
 
 #include "racepredict/trace/event.h"
 #include "racepredict/trace/recording_stop.h"
+#include "racepredict/trace/symbol_table.h"
 
 #include <array>
 #include <cstdint>
@@ -13,19 +14,6 @@
 #include <vector>
 
 namespace racepredict::trace {
-
-/// Interns names of one name space to dense ids.
-class SymbolTable {
-public:
-  SymId intern(std::string_view name);
-  std::optional<SymId> find(std::string_view name) const;
-  const std::string &name(SymId id) const { return names_[id]; }
-  size_t size() const { return names_.size(); }
-
-private:
-  std::vector<std::string> names_;
-  std::unordered_map<std::string, SymId> ids_;
-};
 
 struct SourceLoc {
   std::string file;
@@ -87,7 +75,7 @@ public:
   const SymbolTable &table(NameSpace ns) const {
     return names[static_cast<int>(ns)];
   }
-  const std::string &threadName(ThreadId t) const {
+  std::string threadName(ThreadId t) const {
     return table(NameSpace::Thread).name(t);
   }
   size_t numThreads() const { return table(NameSpace::Thread).size(); }
