@@ -2,6 +2,7 @@
 #pragma once
 
 #include "racepredict/trace/event.h"
+#include "racepredict/trace/event_stacks.h"
 #include "racepredict/trace/recording_stop.h"
 #include "racepredict/trace/symbol_table.h"
 
@@ -66,8 +67,9 @@ public:
   /// Call stacks (binary format v2, text `@frame` lists): a trie of call
   /// sites; stackNodes[0] is the empty stack.
   std::vector<StackNode> stackNodes{{kNone, 0}};
-  /// Per event, its stack node; empty when the trace carries no stacks.
-  std::vector<uint32_t> eventStacks;
+  /// Per event, its stack node (as runs); empty when the trace carries no
+  /// stacks.
+  EventStacks eventStacks;
   /// Set when the recording stopped before the program's own end.
   std::optional<RecordingStop> stop;
 
