@@ -299,8 +299,6 @@ private:
     size_t n = p.first.back();
     out.events.reserve(n);
     p.original.reserve(n);
-    if (!t_.eventStacks.empty())
-      out.eventStacks.reserve(n);
     trace::SymbolTable &locs = out.table(NameSpace::Location);
     std::vector<std::vector<PieceState>> state(groups_.size());
     for (size_t g = 0; g < groups_.size(); ++g)

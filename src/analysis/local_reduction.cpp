@@ -236,8 +236,6 @@ public:
     else
       takeTables(out, t);
     out.events.reserve(r.original.size());
-    if (!t.eventStacks.empty())
-      out.eventStacks.reserve(r.original.size());
     std::vector<EventId> deps;
     for (EventId i : r.original) {
       Event e = t.events[i];

@@ -202,11 +202,17 @@ public:
 };
 
 /// The k of a location name `x~k` (0 for `x`).
-uint32_t nameNumberOf(const std::string &name) {
+uint32_t nameNumberOf(std::string_view name) {
   size_t tilde = name.rfind('~');
-  if (tilde == std::string::npos)
+  if (tilde == std::string_view::npos)
     return 0;
-  return static_cast<uint32_t>(std::stoul(name.substr(tilde + 1)));
+  uint32_t k = 0;
+  for (char c : name.substr(tilde + 1)) {
+    if (c < '0' || c > '9')
+      return 0; // a `~` of the name itself (a global's)
+    k = k * 10 + static_cast<uint32_t>(c - '0');
+  }
+  return k;
 }
 
 /// Threads into loads: the largest first, each load filled up to `cap`
@@ -344,7 +350,7 @@ reduceWhileLoading(const std::string &path, size_t maxListed, std::string *why,
       result.kept.set(s);
       const Event &e = rt.events[j];
       if (trace::isAccess(e.kind))
-        if (uint32_t k = nameNumberOf(locs.name(e.obj)))
+        if (uint32_t k = nameNumberOf(locs.view(e.obj)))
           result.names.push_back({s, k});
       if (!sub->hasDeps(sub->events[red.original[j]]))
         continue;

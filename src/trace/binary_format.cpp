@@ -83,8 +83,9 @@ void writeNames(const Trace &t, BlockWriter &w) {
     for (SymId id = 0; id < tab.size(); ++id) {
       p.push_back(static_cast<char>(ns));
       putVarint(p, id);
-      putVarint(p, tab.name(id).size());
-      p += tab.name(id);
+      std::string_view name = tab.view(id);
+      putVarint(p, name.size());
+      p += name;
       w.maybeFlush(RP_BLOCK_NAMES, p, false);
     }
   }

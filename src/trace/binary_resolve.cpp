@@ -52,7 +52,9 @@ public:
     raw_.t.events = std::move(raw_.events);
     if (!raw_.stacks.empty()) {
       raw_.stacks.resize(raw_.t.events.size(), 0);
-      raw_.t.eventStacks = std::move(raw_.stacks);
+      for (uint32_t node : raw_.stacks)
+        raw_.t.eventStacks.push_back(node);
+      std::vector<uint32_t>().swap(raw_.stacks);
     }
     // The same consistency pass as the text reader: thread ids, rmw values.
     auto r = finishTrace(raw_.t, name_);

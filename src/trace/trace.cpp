@@ -5,23 +5,6 @@
 
 namespace racepredict::trace {
 
-SymId SymbolTable::intern(std::string_view name) {
-  auto it = ids_.find(std::string(name));
-  if (it != ids_.end())
-    return it->second;
-  SymId id = static_cast<SymId>(names_.size());
-  names_.emplace_back(name);
-  ids_.emplace(names_.back(), id);
-  return id;
-}
-
-std::optional<SymId> SymbolTable::find(std::string_view name) const {
-  auto it = ids_.find(std::string(name));
-  if (it == ids_.end())
-    return std::nullopt;
-  return it->second;
-}
-
 std::string SourceLoc::str() const {
   if (file.empty())
     return "";

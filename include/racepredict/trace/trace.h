@@ -2,7 +2,9 @@
 #pragma once
 
 #include "racepredict/trace/event.h"
+#include "racepredict/trace/event_stacks.h"
 #include "racepredict/trace/recording_stop.h"
+#include "racepredict/trace/symbol_table.h"
 
 #include <array>
 #include <cstdint>
@@ -13,19 +15,6 @@
 #include <vector>
 
 namespace racepredict::trace {
-
-/// Interns names of one name space to dense ids.
-class SymbolTable {
-public:
-  SymId intern(std::string_view name);
-  std::optional<SymId> find(std::string_view name) const;
-  const std::string &name(SymId id) const { return names_[id]; }
-  size_t size() const { return names_.size(); }
-
-private:
-  std::vector<std::string> names_;
-  std::unordered_map<std::string, SymId> ids_;
-};
 
 struct SourceLoc {
   std::string file;
@@ -78,8 +67,9 @@ public:
   /// Call stacks (binary format v2, text `@frame` lists): a trie of call
   /// sites; stackNodes[0] is the empty stack.
   std::vector<StackNode> stackNodes{{kNone, 0}};
-  /// Per event, its stack node; empty when the trace carries no stacks.
-  std::vector<uint32_t> eventStacks;
+  /// Per event, its stack node (as runs); empty when the trace carries no
+  /// stacks.
+  EventStacks eventStacks;
   /// Set when the recording stopped before the program's own end.
   std::optional<RecordingStop> stop;
 
@@ -87,7 +77,7 @@ public:
   const SymbolTable &table(NameSpace ns) const {
     return names[static_cast<int>(ns)];
   }
-  const std::string &threadName(ThreadId t) const {
+  std::string threadName(ThreadId t) const {
     return table(NameSpace::Thread).name(t);
   }
   size_t numThreads() const { return table(NameSpace::Thread).size(); }
