@@ -16,11 +16,13 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 namespace racepredict::tool {
 
@@ -87,7 +89,7 @@ solver::RaceOptions raceOptions(const AnalysisOptions &o) {
   opts.allPairs = o.allPairs;
   opts.timeoutMs = o.timeoutMs;
   opts.rlimit = o.rlimit;
-  opts.jobs = o.jobs;
+  opts.jobs = solverJobs(o);
   opts.noFilters = o.noFilters;
   opts.noFastPath = o.noFastPath;
   opts.dumpSmt2Dir = o.dumpSmt2;
@@ -318,6 +320,12 @@ double AnalysisResult::endStage(const char *name) {
   return stages.back().seconds;
 }
 
+unsigned solverJobs(const AnalysisOptions &o) {
+  if (o.jobs)
+    return o.jobs;
+  return std::clamp(std::thread::hardware_concurrency(), 1u, kMaxDefaultJobs);
+}
+
 void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
   cmd->add_flag("--races", o.races,
                 "Predict data races (the default unless only --deadlocks)");
@@ -336,7 +344,8 @@ void addAnalysisFlags(CLI::App *cmd, AnalysisOptions &o) {
   cmd->add_option("--rlimit", o.rlimit,
                   "Per-query machine-independent solver budget (Z3 rlimit)");
   cmd->add_option("-j,--jobs", o.jobs,
-                  "Solver threads (output is the same for every value)")
+                  "Solver threads (default: every core, at most 8; the output "
+                  "is the same for every value)")
       ->check(CLI::Range(1u, 256u));
   cmd->add_option("--dump-smt2", o.dumpSmt2,
                   "Write every solver query as an .smt2 file here");

@@ -34,7 +34,9 @@ struct AnalysisOptions {
   bool allPairs = false;
   unsigned timeoutMs = 0;
   uint64_t rlimit = 0;
-  unsigned jobs = 1;
+  /// -j: solver threads; 0 = every core, at most kMaxDefaultJobs (`run`
+  /// replays one finding at a time then).
+  unsigned jobs = 0;
   std::string dumpSmt2;
   bool noFilters = false;
   bool noFastPath = false;
@@ -64,6 +66,11 @@ struct AnalysisOptions {
   bool doRaces() const { return races || (!deadlocks && properties.empty()); }
   bool doDeadlocks() const { return deadlocks && !candidatesOnly; }
 };
+
+/// Solver threads when -j is not given: the machine's cores, up to this.
+constexpr unsigned kMaxDefaultJobs = 8;
+/// The solver threads `o` asks for (AnalysisOptions::jobs).
+unsigned solverJobs(const AnalysisOptions &o);
 
 /// Registers the analysis flags (not the trace argument, not the output
 /// flags) on `cmd`, bound to `o`: one definition for every command.

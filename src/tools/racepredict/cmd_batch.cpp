@@ -107,6 +107,10 @@ std::vector<std::string> analyzeFlags(const BatchArgs &a) {
     f.insert(f.end(), {"--timeout-ms", std::to_string(a.timeoutMs)});
   if (a.rlimit)
     f.insert(f.end(), {"--rlimit", std::to_string(a.rlimit)});
+  // Tests already run a core each: one solver thread per analysis (a
+  // Slurm task has its node's cores to itself).
+  if (a.jobs > 1 && !a.slurm)
+    f.insert(f.end(), {"-j", "1"});
   return f;
 }
 
