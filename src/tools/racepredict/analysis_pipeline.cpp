@@ -11,6 +11,7 @@
 #include "racepredict/report/suppressions.h"
 #include "racepredict/solver/piece_races.h"
 #include "racepredict/support/memory.h"
+#include "racepredict/trace/format.h"
 #include "racepredict/trace/validate.h"
 
 #include <CLI/CLI.hpp>
@@ -19,7 +20,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <thread>
@@ -123,7 +126,16 @@ bool wantsStreamingLoad(const AnalysisOptions &o) {
     return true;
   std::error_code ec;
   uint64_t size = std::filesystem::file_size(o.trace, ec);
-  return !ec && size >= kStreamingLoadBytes;
+  if (ec || size < kStreamingLoadBytes)
+    return false;
+  // A binary trace of the recorder's layout (v4 and later: format.h), by
+  // its header; anything else goes the whole-trace way without a word.
+  unsigned char h[RP_HEADER_SIZE] = {};
+  std::ifstream in(o.trace, std::ios::binary);
+  in.read(reinterpret_cast<char *>(h), sizeof h);
+  return in.gcount() == static_cast<std::streamsize>(sizeof h) &&
+         std::memcmp(h, RP_TRACE_MAGIC, sizeof(RP_TRACE_MAGIC)) == 0 &&
+         (h[8] | unsigned{h[9]} << 8) >= 4;
 }
 
 /// Races of o.trace by a streaming load (analysis/streaming_reduction.h):
