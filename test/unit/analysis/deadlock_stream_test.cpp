@@ -54,6 +54,19 @@ std::string churnByCreators(int creators, int pairs) {
   return text;
 }
 
+/// Every candidate of the stream, each group taken to its end.
+std::vector<std::vector<uint32_t>> allOf(Fixture &f, DeadlockCandidateOptions o,
+                                         DeadlockCandidateStats *st) {
+  std::vector<std::vector<uint32_t>> out;
+  for (const auto &c : f.find(o, st)) {
+    out.push_back(events(c));
+    for (const auto &m : c.members)
+      out.back().push_back(m.unforked);
+    out.back().push_back(c.group);
+  }
+  return out;
+}
+
 } // namespace
 
 TEST(DeadlockStream, SkippedGroupsOfManySetsCostNoOrdering) {
@@ -93,23 +106,6 @@ TEST(DeadlockStream, SkippedGroupsOfManySetsCostNoOrdering) {
             (std::vector<uint32_t>{5, 9, 13, 17, 21, 29, 33, 41, 45, 49, 53, 57,
                                    65, 69, 78, 82}));
 }
-
-namespace {
-
-/// Every candidate of the stream, each group taken to its end.
-std::vector<std::vector<uint32_t>> allOf(Fixture &f, DeadlockCandidateOptions o,
-                                         DeadlockCandidateStats *st) {
-  std::vector<std::vector<uint32_t>> out;
-  for (const auto &c : f.find(o, st)) {
-    out.push_back(events(c));
-    for (const auto &m : c.members)
-      out.back().push_back(m.unforked);
-    out.back().push_back(c.group);
-  }
-  return out;
-}
-
-} // namespace
 
 TEST(DeadlockStream, AFewSetsKeptPerGroupGiveTheWholeSortedList) {
   // Default report, 3 creators x 2 pairs: 10,530 ownership sets in 83
