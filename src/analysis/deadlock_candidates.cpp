@@ -266,11 +266,14 @@ void OwnershipSearch::leaf() {
     c.connected = c.connected && find(slot(m)) == find(slot(members[0]));
   if (s_.opts.defaultReport && !c.connected)
     return;
-  out_.sets.push_back(std::move(set));
+  out_.sink(std::move(set));
 }
 
-OwnershipSets searchOwnershipSets(DeadlockSearch &s) {
+std::deque<std::vector<Position>>
+searchOwnershipSets(DeadlockSearch &s,
+                    std::function<void(OwnershipSet &&)> sink) {
   OwnershipSets out;
+  out.sink = std::move(sink);
   // dfs() recurses once per thread: the 40,001 threads of 20,000 churned
   // pairs overflowed the default 8 MB stack. The search runs on a thread
   // of its own with room for every level (only the pages used are ever
@@ -302,7 +305,7 @@ OwnershipSets searchOwnershipSets(DeadlockSearch &s) {
   pthread_join(th, nullptr);
   if (job.error)
     std::rethrow_exception(job.error);
-  return out;
+  return std::move(out.classes);
 }
 
 } // namespace racepredict::analysis::detail

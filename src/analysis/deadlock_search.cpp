@@ -189,19 +189,25 @@ bool DeadlockSearch::locksCompatible(const Position &pa,
 }
 
 bool DeadlockSearch::step() {
-  if (stats->truncated)
+  if (stopped_)
     return false;
-  if (opts.maxSearchSteps && ++stats->searchSteps > opts.maxSearchSteps) {
-    stats->truncated = true;
+  if (opts.maxSearchSteps &&
+      ++stats->searchSteps > budgetFrom_ + opts.maxSearchSteps) {
+    stats->truncated = stopped_ = true;
     return false;
   }
   return true;
 }
 
+void DeadlockSearch::resumeAfterBudget() {
+  stopped_ = false;
+  budgetFrom_ = stats->searchSteps;
+}
+
 bool DeadlockSearch::emit(DeadlockCandidate c) {
   out_.push_back(std::move(c));
   if (opts.maxCandidates && out_.size() >= opts.maxCandidates) {
-    stats->truncated = true;
+    stats->truncated = stopped_ = true;
     return false;
   }
   return true;

@@ -10,6 +10,7 @@
 #include "racepredict/analysis/deadlock_candidates.h"
 
 #include <deque>
+#include <functional>
 #include <map>
 
 namespace racepredict::analysis::detail {
@@ -155,7 +156,24 @@ public:
 
   /// Counts one search step; false once the budget is spent.
   bool step();
-  bool stopped() const { return stats->truncated; }
+  bool stopped() const { return stopped_; }
+  /// After an ownership search that spent its budget (default report):
+  /// the hang search and the instances of the sets found get a budget of
+  /// their own, so that a search stopped at its limit still has the
+  /// deadlocks among what it found decided. The stats stay truncated.
+  void resumeAfterBudget();
+  /// Runs `f` (the ownership search again, for the sets after the groups'
+  /// sentinels: deadlock_stream.cpp) on a budget of its own, as the first
+  /// search had: its steps count in the stats but leave the budget of
+  /// what follows as it was.
+  template <typename F> void withOwnBudget(F f) {
+    bool stopped = stopped_;
+    size_t from = budgetFrom_, before = stats->searchSteps;
+    resumeAfterBudget();
+    f();
+    stopped_ = stopped;
+    budgetFrom_ = from + (stats->searchSteps - before);
+  }
   /// Adds a hang candidate (each member set once); false once the limit is
   /// reached.
   bool emit(DeadlockCandidate c);
@@ -179,6 +197,8 @@ private:
   const SemStep *semAt(ThreadId u, SymId sem, uint32_t pos) const;
   std::vector<DeadlockCandidate> out_;
   std::vector<Position> scratch_;
+  bool stopped_ = false;
+  size_t budgetFrom_ = 0; ///< stats->searchSteps when the budget started
 };
 
 /// One solution of the ownership search, over classes of positions: a
@@ -207,11 +227,15 @@ struct OwnershipSet {
 
 struct OwnershipSets {
   std::deque<std::vector<Position>> classes; ///< stable storage
-  std::vector<OwnershipSet> sets;
+  /// Takes each solution, in the search's (deterministic) order.
+  std::function<void(OwnershipSet &&)> sink;
 };
 
-/// The ownership search (deadlock_candidates.cpp).
-OwnershipSets searchOwnershipSets(DeadlockSearch &s);
+/// The ownership search (deadlock_candidates.cpp): the solutions go to
+/// `sink`, their classes are returned.
+std::deque<std::vector<Position>>
+searchOwnershipSets(DeadlockSearch &s,
+                    std::function<void(OwnershipSet &&)> sink);
 
 /// The concrete instances of one ownership set in the order of their
 /// members sorted by event — the order of the whole candidate list — each

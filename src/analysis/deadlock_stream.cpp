@@ -9,12 +9,17 @@
 // default report of a loop over the same locks decides the first feasible
 // instance of each group and never builds the others (Dirk and SPDOffline
 // likewise check abstract lock-graph cycles first and concrete instances on
-// demand).
+// demand). For the same reason the default report keeps only a group's
+// first few ownership sets: thread churn by several creators has 10^6 sets
+// (every one a real deadlock: supersets of one lock cycle with threads
+// waiting behind it, combined across creators) in ~10^2 groups, and kept
+// them all in gigabytes; a group taken past them makes the search run again.
 //
 #include "deadlock_search.h"
 
 #include <algorithm>
 #include <array>
+#include <list>
 #include <memory>
 #include <set>
 
@@ -56,40 +61,132 @@ GroupKey groupKey(const trace::Trace &t,
 } // namespace
 
 struct CandidateStreamState {
+  /// The sets with an instance left (or not yet searched), by group: a
+  /// heap of sets per group and a heap of the groups, so that a skipped
+  /// group's sets go at once, not one pop of the heap of all the sets
+  /// each.
+  static constexpr size_t kNoSet = ~size_t{0};
+  struct Slot {
+    GroupKey key;
+    std::vector<size_t> heap;
+    /// The last set kept of a group that has more: when it is taken,
+    /// the search runs again for those after it.
+    size_t sentinel;
+    size_t kept; ///< `perGroup` of the last search that kept its sets
+  };
   CandidateStreamState(const TraceIndex &idx, const MustHappenBefore &mhb,
                        const DeadlockCandidateOptions &o,
                        DeadlockCandidateStats *st)
       : opts(o), stats(st), search(idx, mhb, opts, st) {
-    sets = searchOwnershipSets(search);
-    stats->ownershipSets = sets.sets.size();
+    // --all-pairs decides every set: it keeps them all.
+    keep(false, opts.defaultReport ? opts.setsPerGroup : 0);
+    // A search stopped at its budget stays reported as truncated, but the
+    // default report still decides the sets it found: one group's first
+    // feasible set each, a few solver calls, and every finding a checked
+    // deadlock. --all-pairs would decide every set found (up to 10^5
+    // solver calls) and keeps deciding none, as before.
+    if (stats->truncated && opts.defaultReport)
+      search.resumeAfterBudget();
     searchHangs(search);
     hangs = search.take();
     std::sort(hangs.begin(), hangs.end(),
               [](const DeadlockCandidate &a, const DeadlockCandidate &b) {
                 return a.members < b.members;
               });
-    // A set enters its group's heap by its bound (firstInstanceBound): its
-    // cursor is built, and its first instance searched, only when the
-    // bound comes first of all — never for a set whose group was skipped
-    // before (a churn by several creators has ~10^6 sets, ~10^2 groups).
-    size_t n = sets.sets.size();
-    cursors.resize(n);
-    members.resize(n);
-    std::map<GroupKey, size_t> slotOf;
-    for (size_t i = 0; i < n; ++i) {
-      members[i] = firstInstanceBound(sets.sets[i]);
-      // The bound's members have its instances' operations and lines.
-      auto [it, fresh] = slotOf.emplace(
-          groupKey(idx.trace(), members[i], opts.defaultReport), slots.size());
-      if (fresh)
-        slots.push_back({it->first, {}});
-      slots[it->second].heap.push_back(i);
-    }
-    for (size_t g = 0; g < slots.size(); ++g) {
-      std::make_heap(slots[g].heap.begin(), slots[g].heap.end(), later());
+    for (size_t g = 0; g < slots.size(); ++g)
       top.push_back(g);
-    }
     std::make_heap(top.begin(), top.end(), laterSlot());
+  }
+
+  /// A set found by the search: its bound and its place in the search's
+  /// order, which breaks ties between equal bounds the same way in every
+  /// run of the search.
+  struct Found {
+    OwnershipSet set;
+    std::vector<DeadlockMember> bound;
+    size_t leaf;
+  };
+  /// Found `a` comes before `b` (or set i before set j) in a group.
+  bool before(const std::vector<DeadlockMember> &a, const OwnershipSet &sa,
+              size_t la, const std::vector<DeadlockMember> &b,
+              const OwnershipSet &sb, size_t lb) const {
+    int c = compareMembers(search, a, sa, b, sb);
+    return c != 0 ? c < 0 : la < lb;
+  }
+
+  /// Runs the ownership search and keeps, per group, its first `perGroup`
+  /// + 1 sets by (bound, search order) (0: all); of a group with more, the
+  /// last kept is its sentinel, at or before every set dropped. A set
+  /// enters its group's heap by its bound (firstInstanceBound): its cursor
+  /// is built, and its first instance searched, only when the bound comes
+  /// first of all — never for a set whose group was skipped before. Run
+  /// `again` (a sentinel was taken), the search keeps the sets after each
+  /// group's sentinel, twice as many as that group's last search did: the
+  /// search is deterministic, so its order and bounds are the first
+  /// run's, and taking every candidate of every group costs a logarithmic
+  /// number of searches.
+  void keep(bool again, size_t perGroup) {
+    auto worstLast = [&](const Found &a, const Found &b) {
+      return before(a.bound, a.set, a.leaf, b.bound, b.set, b.leaf);
+    };
+    struct Pool {
+      std::vector<Found> heap; ///< the worst kept on top
+      size_t perGroup;
+      bool dropped = false;
+    };
+    std::map<GroupKey, Pool> pools;
+    size_t leaf = 0;
+    auto sink = [&](OwnershipSet &&set) {
+      size_t n = leaf++;
+      if (!again)
+        ++stats->ownershipSets;
+      std::vector<DeadlockMember> bound = firstInstanceBound(set);
+      // The bound's members have its instances' operations and lines.
+      GroupKey key = groupKey(search.t, bound, opts.defaultReport);
+      size_t per = perGroup;
+      if (again) {
+        const Slot &slot = slots[slotOf.at(key)];
+        size_t x = slot.sentinel;
+        if (x == kNoSet ||
+            !before(members[x], sets[x], leafOf[x], bound, set, n))
+          return;
+        per = 2 * slot.kept;
+      }
+      auto [it, fresh] = pools.try_emplace(std::move(key));
+      Pool &p = it->second;
+      p.perGroup = per;
+      p.heap.push_back({std::move(set), std::move(bound), n});
+      std::push_heap(p.heap.begin(), p.heap.end(), worstLast);
+      if (per && p.heap.size() > per + 1) {
+        std::pop_heap(p.heap.begin(), p.heap.end(), worstLast);
+        p.heap.pop_back();
+        p.dropped = true;
+      }
+    };
+    if (again)
+      search.withOwnBudget(
+          [&] { classes.push_back(searchOwnershipSets(search, sink)); });
+    else
+      classes.push_back(searchOwnershipSets(search, sink));
+    for (auto &[key, p] : pools) {
+      auto [it, fresh] = slotOf.emplace(key, slots.size());
+      if (fresh)
+        slots.push_back({key, {}, kNoSet, 0});
+      Slot &slot = slots[it->second];
+      slot.kept = p.perGroup;
+      slot.sentinel = kNoSet;
+      for (size_t k = 0; k < p.heap.size(); ++k) {
+        size_t i = sets.size();
+        sets.push_back(std::move(p.heap[k].set));
+        members.push_back(std::move(p.heap[k].bound));
+        leafOf.push_back(p.heap[k].leaf);
+        cursors.emplace_back();
+        if (k == 0 && p.dropped)
+          slot.sentinel = i;
+        slot.heap.push_back(i);
+        std::push_heap(slot.heap.begin(), slot.heap.end(), later());
+      }
+    }
   }
 
   /// Heap order: the set whose current candidate (or bound) comes first
@@ -98,8 +195,8 @@ struct CandidateStreamState {
     const CandidateStreamState *st;
     bool operator()(size_t a, size_t b) const {
       ++st->stats->orderComparisons;
-      return compareMembers(st->search, st->membersOf(b), st->sets.sets[b],
-                            st->membersOf(a), st->sets.sets[a]) < 0;
+      return st->before(st->membersOf(b), st->sets[b], st->leafOf[b],
+                        st->membersOf(a), st->sets[a], st->leafOf[a]);
     }
   };
   Later later() const { return {this}; }
@@ -119,6 +216,9 @@ struct CandidateStreamState {
     return *cursors[slots[top.front()].heap.front()];
   }
 
+  /// The search's budget is spent, or the candidate limit reached.
+  bool stopped() const { return search.stopped() || full; }
+
   uint32_t groupOf(const GroupKey &key) {
     return groups.emplace(key, static_cast<uint32_t>(groups.size()))
         .first->second;
@@ -132,7 +232,7 @@ struct CandidateStreamState {
   /// then the least of all): drops a skipped group whole, builds the
   /// cursor of a set whose bound is first. False once none is left.
   bool settleFirst() {
-    while (!top.empty() && !stats->truncated) {
+    while (!top.empty() && !stopped()) {
       Slot &slot = slots[top.front()];
       size_t i = slot.heap.front();
       if (cursors[i] && !skippedGroup(slot.key))
@@ -141,11 +241,14 @@ struct CandidateStreamState {
       if (skippedGroup(slot.key)) { // their instances share its group
         top.pop_back();
         slot.heap = {};
+        slot.sentinel = kNoSet;
         continue;
       }
       std::pop_heap(slot.heap.begin(), slot.heap.end(), later());
       slot.heap.pop_back();
-      cursors[i] = std::make_unique<InstanceCursor>(search, sets.sets[i]);
+      if (i == slot.sentinel) // the sets after it are needed now
+        keep(true, 0);
+      cursors[i] = std::make_unique<InstanceCursor>(search, sets[i]);
       members[i] = {};
       if (cursors[i]->next()) {
         slot.heap.push_back(i);
@@ -162,9 +265,9 @@ struct CandidateStreamState {
   }
 
   bool next(DeadlockCandidate &out) {
-    while (!stats->truncated) {
+    while (!stopped()) {
       bool haveSet = settleFirst(), haveHang = nextHang < hangs.size();
-      if (stats->truncated || (!haveSet && !haveHang))
+      if (stopped() || (!haveSet && !haveHang))
         return false;
       bool fromSet = haveSet && (!haveHang ||
                                  first().compare(hangs[nextHang].members) <= 0);
@@ -201,7 +304,7 @@ struct CandidateStreamState {
       (out.ownership ? stats->ownership : stats->hangs) += 1;
       stats->lockCycles += out.locksOnly;
       if (opts.maxCandidates && ++produced >= opts.maxCandidates)
-        stats->truncated = true;
+        stats->truncated = full = true;
       return true;
     }
     return false;
@@ -210,26 +313,24 @@ struct CandidateStreamState {
   DeadlockCandidateOptions opts;
   DeadlockCandidateStats *stats;
   DeadlockSearch search;
-  OwnershipSets sets;
+  /// The sets kept (stable: cursors point to them) and the classes of
+  /// each run of the search.
+  std::deque<OwnershipSet> sets;
+  std::list<std::deque<std::vector<Position>>> classes;
   /// Per set: its cursor once built (null before, and once exhausted),
-  /// and its bound until then.
+  /// its bound until then, and its place in the search's order.
   std::vector<std::unique_ptr<InstanceCursor>> cursors;
   std::vector<std::vector<DeadlockMember>> members;
-  /// The sets with an instance left (or not yet searched), by group: a
-  /// heap of sets per group and a heap of the groups, so that a skipped
-  /// group's sets go at once, not one pop of the heap of all the sets
-  /// each.
-  struct Slot {
-    GroupKey key;
-    std::vector<size_t> heap;
-  };
+  std::vector<size_t> leafOf;
   std::vector<Slot> slots;
+  std::map<GroupKey, size_t> slotOf;
   std::vector<size_t> top; ///< slots with a set, by their first
   std::vector<DeadlockCandidate> hangs;
   size_t nextHang = 0;
   std::map<GroupKey, uint32_t> groups;
   std::set<uint32_t> skipped;
   size_t produced = 0;
+  bool full = false; ///< opts.maxCandidates taken
 };
 
 } // namespace detail

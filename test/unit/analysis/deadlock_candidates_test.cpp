@@ -8,7 +8,7 @@
 #include "racepredict/analysis/deadlock_candidates.h"
 #include "racepredict/trace/text_format.h"
 
-#include "trace_fixture.h"
+#include "deadlock_fixture.h"
 
 #include <gtest/gtest.h>
 
@@ -20,28 +20,8 @@ using analysis::DeadlockCandidate;
 using analysis::DeadlockCandidateOptions;
 using analysis::DeadlockCandidateStats;
 
-namespace {
-
-struct Fixture : testsupport::TraceFixture {
-  std::unique_ptr<analysis::MustHappenBefore> mhb;
-  explicit Fixture(const std::string &text)
-      : TraceFixture(text),
-        mhb(std::make_unique<analysis::MustHappenBefore>(*idx)) {}
-  std::vector<DeadlockCandidate> find(DeadlockCandidateOptions o = {},
-                                      DeadlockCandidateStats *st = nullptr) {
-    DeadlockCandidateStats local;
-    return analysis::findDeadlockCandidates(*idx, *mhb, o, st ? st : &local);
-  }
-};
-
-std::vector<uint32_t> events(const DeadlockCandidate &c) {
-  std::vector<uint32_t> out;
-  for (const auto &m : c.members)
-    out.push_back(m.event);
-  return out;
-}
-
-} // namespace
+using Fixture = testsupport::DeadlockFixture;
+using testsupport::events;
 
 TEST(DeadlockCandidates, LockCycleIsAnOwnershipSet) {
   Fixture f(R"(
@@ -408,73 +388,4 @@ TEST(DeadlockCandidates, ChurnAtScaleDecidesOnlyThreadsWithAChoice) {
   for (size_t m = 3; m < c.members.size(); ++m)
     EXPECT_TRUE(c.members[m].unforked && c.finishedHolders[m].empty());
   EXPECT_FALSE(c.locksOnly);
-}
-
-// Thread churn by several creators: main forks `creators` threads, each of
-// which creates and joins `pairs` pairs of threads taking a and b in
-// opposite orders. A pair of one creator can deadlock with a pair of
-// another, so the ownership sets are (pairs per creator)^creators
-// combinations; their groups (the members' lines) are few.
-std::string churnByCreators(int creators, int pairs) {
-  // Source lines, as recorded: groups are by the members' lines.
-  auto at = [](const char *line) {
-    return std::string(" @churn.c:") + line + ":3@f @-\n";
-  };
-  std::string text;
-  int next = creators + 1;
-  for (int c = 1; c <= creators; ++c)
-    text += "t0 fork t" + std::to_string(c) + "\n";
-  for (int c = 1; c <= creators; ++c) {
-    std::string cr = "t" + std::to_string(c);
-    for (int p = 0; p < pairs; ++p) {
-      std::string f = "t" + std::to_string(next++),
-                  b = "t" + std::to_string(next++);
-      text += cr + " fork " + f + "\n" + cr + " fork " + b + "\n" + f +
-              " acq a" + at("10") + f + " acq b" + at("11") + f + " rel b\n" +
-              f + " rel a\n" + b + " acq b" + at("20") + b + " acq a" +
-              at("21") + b + " rel a\n" + b + " rel b\n" + cr + " join " + f +
-              at("30") + cr + " join " + b + at("31");
-    }
-  }
-  for (int c = 1; c <= creators; ++c)
-    text += "t0 join t" + std::to_string(c) + at("40");
-  return text;
-}
-
-TEST(DeadlockCandidates, SkippedGroupsOfManySetsCostNoOrdering) {
-  // 3 creators x 3 pairs: thousands of ownership sets in a few dozen
-  // groups. The stream keeps a heap per group: taking each group's first
-  // candidate and skipping the group compares candidates about once per
-  // set (building the heaps), not log(sets) times per set (popping every
-  // skipped set from one heap of all of them). The first candidates per
-  // group are exactly those of the whole sorted list.
-  Fixture f(churnByCreators(3, 3));
-  DeadlockCandidateOptions o;
-  o.defaultReport = true;
-  std::vector<std::vector<uint32_t>> want;
-  std::set<uint32_t> seen;
-  for (const auto &c : f.find(o))
-    if (seen.insert(c.group).second)
-      want.push_back(events(c));
-  DeadlockCandidateStats st;
-  analysis::DeadlockCandidateStream stream(*f.idx, *f.mhb, o, &st);
-  std::vector<std::vector<uint32_t>> got;
-  DeadlockCandidate c;
-  while (stream.next(c)) {
-    got.push_back(events(c));
-    stream.skipGroup(c.group);
-  }
-  EXPECT_EQ(got, want);
-  EXPECT_GT(st.ownershipSets, 1000u);
-  EXPECT_LT(got.size(), st.ownershipSets / 10);
-  EXPECT_LT(st.orderComparisons, 3 * st.ownershipSets);
-  // The first: creator 3's first pair in its cycle (t16 at b holding a,
-  // 78; t17 at a holding b, 82); the first pairs of creators 1 and 2
-  // blocked at their first requests of a and b (5, 9; 41, 45), their
-  // creators at the join of the first (13, 49), and their later pairs
-  // never created (17, 21, 29, 33; 53, 57, 65, 69).
-  ASSERT_FALSE(got.empty());
-  EXPECT_EQ(got.front(),
-            (std::vector<uint32_t>{5, 9, 13, 17, 21, 29, 33, 41, 45, 49, 53, 57,
-                                   65, 69, 78, 82}));
 }
