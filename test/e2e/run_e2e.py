@@ -196,6 +196,8 @@ def main():
                 report["stats"]["local_reduction"]:
             return fail("--streaming-load: other reduction "
                         f"{streamed['stats']['local_reduction']}")
+        if streamed["stats"].get("streaming_load", {}).get("passes", 0) < 3:
+            return fail("--streaming-load: no stats.streaming_load")
         stages = [x["stage"] for x in streamed["stats"]["stages"]]
         expected = ["load", "validate", "races"] + (
             ["reload", "index"] if report["races"] else [])

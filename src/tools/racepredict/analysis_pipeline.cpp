@@ -145,19 +145,20 @@ bool wantsStreamingLoad(const AnalysisOptions &o) {
 Expected<bool> streamingRaces(const AnalysisOptions &o, AnalysisResult &res) {
   setActivity("reading " + o.trace + " a few threads at a time");
   std::string why;
-  analysis::StreamingLoadStats sst;
   std::optional<analysis::LocalReduction> red =
-      analysis::reduceWhileLoading(o.trace, 16, &why, &sst);
+      analysis::reduceWhileLoading(o.trace, 16, &why, &res.streaming);
   res.loadSeconds = res.endStage("load");
   if (!red) {
     spdlog::info("{}: not loaded by streaming ({}); reading it whole", o.trace,
                  why);
+    res.streaming = {};
     return false;
   }
   if (!trace::validateTrace(red->trace, 1, false).empty()) {
     spdlog::info("{}: its reduced trace is not a consistent run; reading it "
                  "whole",
                  o.trace);
+    res.streaming = {};
     return false;
   }
   res.endStage("validate");

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "racepredict/analysis/local_reduction.h"
+#include "racepredict/analysis/streaming_reduction.h"
 #include "racepredict/analysis/trace_index.h"
 #include "racepredict/property/property.h"
 #include "racepredict/solver/deadlock_predictor.h"
@@ -96,6 +97,8 @@ struct AnalysisResult {
   solver::RaceResult races;
   /// What the thread-local reduction left out (events = 0: not applied).
   analysis::LocalReductionStats reduction;
+  /// The streaming load's passes and loads (passes = 0: not used).
+  analysis::StreamingLoadStats streaming;
   /// Per stage (load, validate, reduce, races, index): its wall time and
   /// the peak resident size when it ended (issue 17's per-stage figures).
   struct Stage {

@@ -16,6 +16,11 @@ nlohmann::ordered_json pipelineStatsJson(const AnalysisResult &res) {
                             {"dropped_accesses", rs.droppedAccesses},
                             {"dropped_branches", rs.droppedBranches},
                             {"kept_local_accesses", rs.keptLocalAccesses}};
+  if (const auto &ss = res.streaming; ss.passes)
+    j["streaming_load"] = {{"passes", ss.passes},
+                           {"loads", ss.loads},
+                           {"largest_load", ss.largestLoad},
+                           {"shared_addresses", ss.sharedAddresses}};
   return j;
 }
 
