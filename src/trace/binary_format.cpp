@@ -352,4 +352,20 @@ bool looksLikeBinaryTrace(std::istream &in) {
   return yes;
 }
 
+std::optional<unsigned> binaryTraceVersion(std::istream &in) {
+  if (!looksLikeBinaryTrace(in))
+    return std::nullopt;
+  // After the magic and its NUL: the version, a little-endian u16.
+  unsigned char v[2] = {};
+  std::streampos pos = in.tellg();
+  in.seekg(pos + std::streamoff(sizeof(RP_TRACE_MAGIC)));
+  in.read(reinterpret_cast<char *>(v), sizeof(v));
+  bool got = in.gcount() == static_cast<std::streamsize>(sizeof(v));
+  in.clear();
+  in.seekg(pos);
+  if (!got)
+    return std::nullopt;
+  return v[0] | unsigned{v[1]} << 8;
+}
+
 } // namespace racepredict::trace

@@ -33,6 +33,10 @@ void renameAfterHiddenWrites(RawTrace &raw) {
     uint32_t renames = 0;
   };
   std::vector<Last> last(locs.size());
+  // The k-th name of address `addr` after it: `x~k`.
+  auto renamed = [&](SymId addr, uint32_t k) {
+    return locs.intern(locs.name(addr) + "~" + std::to_string(k));
+  };
   for (Event &e : raw.events) {
     if (!isAccess(e.kind))
       continue;
@@ -45,11 +49,9 @@ void renameAfterHiddenWrites(RawTrace &raw) {
       // address's accesses, this trace only some.
       uint32_t k = e.aux - 1;
       e.aux = 0;
-      if (k != l.renames || (k != 0 && l.current == kNone)) {
+      if (k != l.renames) {
         l.renames = k;
-        l.current =
-            k == 0 ? kNone
-                   : locs.intern(locs.name(addr) + "~" + std::to_string(k));
+        l.current = k == 0 ? kNone : renamed(addr, k);
       }
       if (l.current != kNone)
         e.obj = l.current;
@@ -58,10 +60,8 @@ void renameAfterHiddenWrites(RawTrace &raw) {
     if (readsValue(e.kind)) {
       int64_t seen =
           e.kind == EventKind::AtomicRmw ? raw.t.rmwOld[e.extra] : e.value;
-      if (l.known && l.value != seen) {
-        std::string base = locs.name(addr);
-        l.current = locs.intern(base + "~" + std::to_string(++l.renames));
-      }
+      if (l.known && l.value != seen)
+        l.current = renamed(addr, ++l.renames);
       l.value = seen;
     }
     if (writesValue(e.kind))

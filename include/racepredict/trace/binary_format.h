@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 namespace racepredict::trace {
@@ -38,5 +39,8 @@ Expected<Trace> parseBinaryTrace(std::istream &in, const std::string &name,
 
 /// True if the stream starts with the binary magic (does not consume it).
 bool looksLikeBinaryTrace(std::istream &in);
+/// The format version in a binary trace's header (trace/format.h), or
+/// nullopt when `in` does not start with one; `in` stays where it was.
+std::optional<unsigned> binaryTraceVersion(std::istream &in);
 
 } // namespace racepredict::trace

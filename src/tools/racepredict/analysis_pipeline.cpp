@@ -11,7 +11,7 @@
 #include "racepredict/report/suppressions.h"
 #include "racepredict/solver/piece_races.h"
 #include "racepredict/support/memory.h"
-#include "racepredict/trace/format.h"
+#include "racepredict/trace/binary_format.h"
 #include "racepredict/trace/validate.h"
 
 #include <CLI/CLI.hpp>
@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -130,12 +129,9 @@ bool wantsStreamingLoad(const AnalysisOptions &o) {
     return false;
   // A binary trace of the recorder's layout (v4 and later: format.h), by
   // its header; anything else goes the whole-trace way without a word.
-  unsigned char h[RP_HEADER_SIZE] = {};
   std::ifstream in(o.trace, std::ios::binary);
-  in.read(reinterpret_cast<char *>(h), sizeof h);
-  return in.gcount() == static_cast<std::streamsize>(sizeof h) &&
-         std::memcmp(h, RP_TRACE_MAGIC, sizeof(RP_TRACE_MAGIC)) == 0 &&
-         (h[8] | unsigned{h[9]} << 8) >= 4;
+  std::optional<unsigned> version = trace::binaryTraceVersion(in);
+  return version && *version >= 4;
 }
 
 /// Races of o.trace by a streaming load (analysis/streaming_reduction.h):

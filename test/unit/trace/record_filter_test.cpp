@@ -152,3 +152,20 @@ TEST(RecordFilter, OlderLayoutsAndTextAreRefusedByName) {
             txt + ": only a binary trace can be read record by record");
   std::filesystem::remove(txt);
 }
+
+TEST(BinaryTraceVersion, ReadFromTheHeaderLeavingTheStreamWhereItWas) {
+  // What analyze looks at to choose the streaming load (v4 and later).
+  for (unsigned version : {2u, 4u}) {
+    std::istringstream text(kTrace);
+    auto t = parseTextTrace(text, "t.rpt.txt");
+    ASSERT_TRUE(static_cast<bool>(t));
+    std::ostringstream out;
+    writeBinaryTrace(*t, out, version);
+    std::istringstream in(out.str());
+    EXPECT_EQ(binaryTraceVersion(in), std::optional<unsigned>(version));
+    EXPECT_EQ(in.tellg(), std::streampos(0));
+  }
+  std::istringstream text(kTrace), shortHeader(std::string("RPTRACE\0", 8));
+  EXPECT_EQ(binaryTraceVersion(text), std::nullopt);
+  EXPECT_EQ(binaryTraceVersion(shortHeader), std::nullopt);
+}
