@@ -51,12 +51,16 @@ template <typename T> uint64_t rawBits(T v) {
 /// nothing unusual is on (replay, the fenced token, events= without the
 /// category: fastMask). Returns null, having changed nothing, otherwise;
 /// else the caller records and lowers inHook itself. Recording stopped is
-/// not checked: a record written after the exit flusher's snapshot is
-/// simply not written out (flushing, on the general path, checks it), and
-/// the room check keeps the buffer from overflowing meanwhile.
+/// not checked: the exit flusher clears every fastMask before it sets
+/// g.stopping (finishTrace), so a thread that has seen it stopped comes
+/// here no more; a record written after the flusher's snapshot is simply
+/// not written out, and the room check keeps the buffer from overflowing
+/// meanwhile.
 inline ThreadState *enterFast(uint32_t category) {
   ThreadState *ts = tlsState;
-  if (RP_UNLIKELY(!ts || ts->inHook || !(ts->fastMask & category)))
+  if (RP_UNLIKELY(
+          !ts || ts->inHook ||
+          !(__atomic_load_n(&ts->fastMask, __ATOMIC_RELAXED) & category)))
     return nullptr;
   ts->inHook = kInHook;
   __atomic_signal_fence(__ATOMIC_SEQ_CST); // Dekker with a stealer: enterAs

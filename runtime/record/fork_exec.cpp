@@ -27,7 +27,8 @@ void restartInChild() {
   replayInChild();
   if (!__atomic_load_n(&g.initialized, __ATOMIC_ACQUIRE))
     return;
-  if (stopped()) { // the parent had stopped recording: so does the child
+  if (finishing()) { // the parent had stopped recording: so does the child
+    g.stopping = 1;  // it may have forked before the parent set it
     g.finished = true;
     return;
   }

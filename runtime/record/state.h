@@ -63,9 +63,9 @@ bool tokenWanted();
 /// token on, so that other threads record while this one waits.
 void beforeBlocking();
 /// Once recording has stopped (g.stopping): takes the token from whoever
-/// holds it for good, so that no thread records again -- the fast path
-/// does not look at g.stopping. Threads inside a hook at this moment may
-/// still finish their record (the caller waits for them).
+/// holds it for good, so that no thread records again. Threads inside a
+/// hook at this moment may still finish their record (the caller waits for
+/// them).
 void tokenRevoke(bool fromSignal);
 /// At start-up: chooses membarrier or the fenced hooks (gTokenFence).
 void tokenInit();
@@ -108,9 +108,16 @@ inline ThreadState *enter(uint32_t category) {
   }
   return enterAs(ts, category);
 }
-/// True when the exit flusher has started: the event must be dropped.
+/// True when the exit flusher has started: the event must be dropped. A
+/// thread that sees it has no fast path any more (finishTrace turns them
+/// off first), so every later hook of it drops its event too: each thread's
+/// recorded events stay a prefix of what it did.
 inline bool stopped() {
   return RP_UNLIKELY(__atomic_load_n(&g.stopping, __ATOMIC_SEQ_CST) != 0);
+}
+/// True once finishTrace has begun (it sets g.stopping a moment later).
+inline bool finishing() {
+  return RP_UNLIKELY(__atomic_load_n(&g.finishing, __ATOMIC_SEQ_CST) != 0);
 }
 void flushThread(ThreadState *ts);
 /// Flushes the buffer when fewer than `room` bytes are left, unless the

@@ -77,11 +77,16 @@ ThreadState *newThreadState(uint32_t threadKey, int tid) {
   ts->tid = tid;
   // branch_deps=all turns every decision into a plain branch: not the fast
   // path's precise one.
-  ts->fastMask = gReplayOn || gTokenFence ? 0
-                 : g.opts.plainBranches   ? g.opts.eventMask & ~kRecBranch
-                                          : g.opts.eventMask;
-  if (ts->fastMask & kRecAccess && !g.opts.plainWrites)
-    ts->fastMask |= kFastWriteDeps;
+  uint32_t fast = gReplayOn || gTokenFence ? 0
+                  : g.opts.plainBranches   ? g.opts.eventMask & ~kRecBranch
+                                           : g.opts.eventMask;
+  if (fast & kRecAccess && !g.opts.plainWrites)
+    fast |= kFastWriteDeps;
+  __atomic_store_n(&ts->fastMask, fast, __ATOMIC_SEQ_CST);
+  // The exit flusher turns every fast path off before recording stops; a
+  // state it may have passed over keeps none either (finishTrace).
+  if (finishing())
+    __atomic_store_n(&ts->fastMask, 0, __ATOMIC_SEQ_CST);
   if (gReplayOn)
     replayAttach(ts);
   return ts;

@@ -148,7 +148,10 @@ struct Globals {
   /// Threads created (pthread_create returned) that have not started yet.
   uint32_t starting;
   uint32_t nextThreadKey;
-  volatile uint32_t stopping; ///< set at exit: no further recording
+  /// Set first at exit: the one thread that writes the trace (finishTrace).
+  volatile uint32_t finishing;
+  /// Set once no thread has a fast path: no further recording (stopped()).
+  volatile uint32_t stopping;
   volatile uint32_t fileLock;
   volatile uint32_t initLock;
   volatile uint32_t srcLock;

@@ -142,7 +142,7 @@ void finishTrace(bool fromSignal, const StopNote *note) {
   if (!g.initialized)
     return;
   int tid = static_cast<int>(syscall(SYS_gettid));
-  if (__atomic_exchange_n(&g.stopping, 1, __ATOMIC_SEQ_CST)) {
+  if (__atomic_exchange_n(&g.finishing, 1, __ATOMIC_SEQ_CST)) {
     // Another thread is writing the trace (a fatal signal's handler while
     // this one returns from main, say): the process must not end before it
     // is done. It may be this very thread, interrupted by a signal.
@@ -155,6 +155,17 @@ void finishTrace(bool fromSignal, const StopNote *note) {
     return;
   }
   __atomic_store_n(&g.finisherTid, tid, __ATOMIC_RELEASE);
+  // No thread has a fast path from here on, before any hook can see
+  // stopped(): the fast path does not look at g.stopping, so the token's
+  // holder could otherwise drop an event on the general path (a try-lock's
+  // acquisition) and then record the next ones (its critical section's
+  // accesses) on the fast path until the token is revoked. A thread that
+  // sees stopping (acquire) sees these stores; threads attaching meanwhile
+  // look at g.finishing (attachThread).
+  for (ThreadState *ts = __atomic_load_n(&g.threads, __ATOMIC_ACQUIRE); ts;
+       ts = ts->next)
+    __atomic_store_n(&ts->fastMask, 0, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&g.stopping, 1, __ATOMIC_SEQ_CST);
   tokenRevoke(fromSignal);
   ThreadState *self = tlsState;
   // Threads inside a hook finish their record within microseconds; a thread

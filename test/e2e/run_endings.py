@@ -5,8 +5,12 @@ by return, exit(), abort(), SIGSEGV, SIGTERM (to any thread, maybe one inside
 a hook), SIGINT and SIGTERM at once, or exit() after main's pthread_exit, from main or any worker, after
 0 to 30 rounds of work, while the other threads hold, wait for and spin on
 locks. Every run must end with its expected status, and check-trace must
-accept every trace (which also requires the END block). Bounded: 510
-runs of a few milliseconds each (about three seconds in all)."""
+accept every trace (which also requires the END block). Every thread's
+events must be a prefix of what it did: each write of `counter` (always
+under m in the program) is recorded inside one of that thread's critical
+sections of m -- a thread that dropped its acquisition as recording stopped
+must not have its next accesses recorded. Bounded: 510 runs of a few
+milliseconds each (a few seconds in all)."""
 import argparse
 import os
 import subprocess
@@ -15,6 +19,30 @@ import time
 
 STATUS = {"return": {0}, "exit": {7}, "abort": {-6}, "segv": {-11},
           "term": {-15}, "int_term": {-2, -15}, "main_exit": {7}}
+
+
+def unlocked_counter_writes(racepredict, trace):
+    """Writes of `counter` the trace shows outside the writer's critical
+    sections of m (the program makes every one under m), as text lines."""
+    r = subprocess.run([racepredict, "convert", trace, "-"],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        return [f"convert failed: {r.stderr.strip()[-300:]}"]
+    holding, bad = set(), []
+    for line in r.stdout.splitlines():
+        f = line.split()
+        if len(f) < 3:
+            continue
+        t, op = f[0], f[1]
+        if op == "acq" and f[2] == "m":
+            holding.add(t)
+        elif op == "rel" and f[2] == "m":
+            holding.discard(t)
+        elif op == "wait" and f[3:4] == ["m"]:
+            holding.add(t)  # a wait event is its return: m is held again
+        elif op == "wr" and f[2] == "counter" and t not in holding:
+            bad.append(line[:120])
+    return bad
 
 
 def main():
@@ -40,8 +68,13 @@ def main():
                            capture_output=True, text=True)
         if r.returncode != 0:
             failures.append("check-trace: " + (r.stdout + r.stderr)[-2000:])
-        for t, _ in batch:
-            os.remove(t)
+        for t, name in batch:
+            bad = unlocked_counter_writes(a.racepredict, t)
+            if bad:
+                failures.append(f"{name}: counter written outside m: "
+                                + "; ".join(bad[:3]))
+            else:
+                os.remove(t)
         batch.clear()
 
     for rep in range(a.repeat):

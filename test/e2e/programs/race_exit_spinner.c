@@ -15,12 +15,15 @@
 // The job starts once the watcher has looked at the state (a runner that
 // waits for its watcher): without the grace, a watcher that the loaded
 // machine had not yet run when the job called exit() left no event at all.
+// It winds down once the watcher has been round its loop once more, so
+// that the watcher's peek at the result (P) is recorded: a watcher starved
+// right after its first unlock left the job's write nothing to race with.
 // record-options: exit_grace_ms=0
 // expect-race: R P
 
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 int state;      // under m
-int watching;   // under m: the watcher has started
+int watching;   // under m: the watcher's rounds so far
 long result;    // written without m: the race
 long last_seen; // the watcher's own
 
@@ -29,7 +32,7 @@ static void *watcher(void *arg) {
   for (;;) {
     while (pthread_mutex_trylock(&m))
       ;
-    watching = 1;
+    ++watching;
     last_seen += state;
     pthread_mutex_unlock(&m);
     last_seen += result; // @P
@@ -48,6 +51,11 @@ static void *job(void *arg) {
   state = 1;
   pthread_mutex_unlock(&m);
   result = 42; // @R
+  for (int rounds = 0; rounds < 2;) {
+    pthread_mutex_lock(&m);
+    rounds = watching;
+    pthread_mutex_unlock(&m);
+  }
   pthread_mutex_lock(&m);
   state = 2;
   pthread_mutex_unlock(&m);
