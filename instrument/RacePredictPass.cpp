@@ -14,6 +14,7 @@
 #include "CallStacks.h"
 #include "CustomEvents.h"
 #include "DecisionCalls.h"
+#include "FormatCalls.h"
 #include "Hooks.h"
 #include "RepeatedDecisions.h"
 
@@ -348,6 +349,7 @@ bool FunctionInstrumenter::run() {
   SmallVector<Instruction *, 64> Accesses;
   SmallVector<Decision, 32> Decisions;
   SmallVector<CallInst *, 8> Calls;
+  SmallVector<CallInst *, 4> FormatCalls;
   SmallVector<AllocaInst *, 8> StackObjects;
   for (Instruction &I : instructions(F)) {
     if (auto *LI = dyn_cast<LoadInst>(&I)) {
@@ -385,9 +387,13 @@ bool FunctionInstrumenter::run() {
       if (!Callee && !CB->isInlineAsm())
         Decisions.emplace_back(CB, CB->getCalledOperand());
       else if (Callee && isa<CallInst>(CB) && !Callee->isVarArg() &&
-               Intercepts.count(Callee->getName())) {
+               Intercepts.count(Callee->getName()) &&
+               !readsOnlyConstantData(*cast<CallInst>(CB))) {
         Calls.push_back(cast<CallInst>(CB));
         addObjectDecisions(*cast<CallInst>(CB), Decisions);
+      } else if (Callee && isa<CallInst>(CB) && Callee->isVarArg() &&
+                 isFormatFunction(Callee->getName())) {
+        FormatCalls.push_back(cast<CallInst>(CB));
       }
     } else if (auto *AI = dyn_cast<AllocaInst>(&I)) {
       if (AI->isStaticAlloca() && isShared(AI))
@@ -399,7 +405,8 @@ bool FunctionInstrumenter::run() {
       if (Value *P = getLoadStorePointerOperand(I))
         if (!isa<Constant>(P))
           Decisions.emplace_back(I, P);
-  if (Accesses.empty() && Decisions.empty() && Calls.empty())
+  if (Accesses.empty() && Decisions.empty() && Calls.empty() &&
+      FormatCalls.empty())
     return false;
   if (ClDropRepeated) {
     SmallVector<std::pair<Instruction *, Value *>, 32> Sites;
@@ -496,6 +503,8 @@ bool FunctionInstrumenter::run() {
   }
   for (CallInst *CI : Calls)
     rewriteCall(CI);
+  for (CallInst *CI : FormatCalls)
+    instrumentFormatCall(*CI, H, IsShared);
   return true;
 }
 

@@ -128,6 +128,12 @@ void plainBranch(ThreadState *ts, uint32_t loc);
 /// has entered already (h.ts null: nothing is recorded).
 void readChunks(MultiEventHook &h, const void *src, uint64_t n, uint32_t loc);
 
+/// Records as writes the n bytes now at dst, which a libc call put there
+/// itself (fread, fgets, sprintf): nothing is copied. Byte by byte when
+/// `bytes` (a string, see ByteScan), else in load_range's chunks.
+void wroteChunks(MultiEventHook &h, const void *dst, uint64_t n, bool bytes,
+                 uint32_t loc);
+
 // The string functions' accesses (string_hooks.cpp, string_read_hooks.cpp),
 // byte by byte: strings are byte arrays, written char by char as often as
 // copied, and the analysis compares accesses of one size at one address

@@ -83,6 +83,20 @@ void readChunks(MultiEventHook &h, const void *src, uint64_t n, uint32_t loc) {
               false, loc);
 }
 
+void wroteChunks(MultiEventHook &h, const void *dst, uint64_t n, bool bytes,
+                 uint32_t loc) {
+  auto d = reinterpret_cast<uintptr_t>(dst);
+  unsigned g = bytes ? 1 : chunkSize(0, d, n);
+  for (uint64_t i = 0; i < n && h.next(); i += g) {
+    uint64_t raw = 0;
+    memcpy(&raw, reinterpret_cast<const void *>(d + i), g);
+    if (!stopped())
+      putAccess(h.ts, RP_WRITE, g, signExtend(raw, g), loc,
+                reinterpret_cast<const void *>(d + i));
+    flushIfFull(h.ts, kMaxRecord * 2);
+  }
+}
+
 uint8_t ByteScan::read(const void *src) {
   uint8_t byte;
   copyChunk(h, &byte, src, 1, true, false, loc);

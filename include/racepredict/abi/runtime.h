@@ -10,7 +10,7 @@
 
 /* Bump when hooks.def or the structures below change; __racepredict_init
  * rejects modules compiled against another version. */
-#define RP_ABI_VERSION 5
+#define RP_ABI_VERSION 6
 
 typedef void __rp_void;
 typedef uint8_t __rp_u8;
