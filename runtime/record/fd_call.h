@@ -34,6 +34,14 @@ int __racepredict_fd_begin(struct rp_fd_call *c, int fd, int direction,
 /* Ends a call begun with 1; returns `result` (errno as the call left it). */
 ssize_t __racepredict_fd_end(struct rp_fd_call *c, ssize_t result);
 
+struct iovec;
+/* The program's memory a call moves: the `bytes` a send reads, recorded
+ * before it, or the `bytes` a receive wrote, after it; at `buf`, or in the
+ * `iovcnt` pieces of `iov` (fd_buffers.cpp). Keeps errno. */
+void __racepredict_fd_buffer(int direction, const void *buf,
+                             const struct iovec *iov, int iovcnt,
+                             uint64_t bytes);
+
 #ifdef __cplusplus
 }
 #endif

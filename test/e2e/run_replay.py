@@ -410,6 +410,12 @@ def main():
                     help="run: replay every confirmed finding N times")
     a = ap.parse_args()
     os.makedirs(a.workdir, exist_ok=True)
+    # `// record-options: OPTS` (as run_e2e.py's): for the recording and
+    # every replay, which must record the same events.
+    extra = re.findall(r"record-options:\s*(\S+)", open(a.src).read())
+    if extra:
+        opts = [os.environ.get("RACEPREDICT_OPTIONS", "")] + extra
+        os.environ["RACEPREDICT_OPTIONS"] = ":".join(o for o in opts if o)
     return {"run": mode_run, "repeat": mode_repeat, "crash": mode_crash,
             "gdb": mode_gdb, "errors": mode_errors,
             "address": mode_address, "watchdog": mode_watchdog}[a.mode](a)
