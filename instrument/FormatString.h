@@ -2,9 +2,8 @@
 //
 // Plain C++ (no LLVM), so that it is tested directly: which of a printf
 // call's variadic arguments are strings the call reads (%s), and how far
-// (the precision, a constant or another argument), as glibc's printf
-// parses the format (conversion specifications: flags, width, precision,
-// length modifier, conversion).
+// (the precision, a constant or another argument), by the grammar the
+// runtime also reads formats with (racepredict/abi/printf_format.h).
 //
 #pragma once
 

@@ -6,10 +6,11 @@
 // on by default, the printf family reads its %s arguments and sprintf
 // writes its output): a status line one thread updates while a logger
 // thread prints it is a race TSan reports, and we recorded nothing of the
-// print. The pass rewrites the program's direct calls (hooks.def REWRITE)
-// and, for a printf-family call with a constant format, calls read_cstr
-// for each string argument before it and wrote_cstr for sprintf's output
-// after it (instrument/FormatCalls.cpp).
+// print. The pass rewrites the program's direct calls (hooks.def REWRITE):
+// the vprintf family's formats are read here, at run time, to walk their
+// va_list; for a printf-family call with a constant format the pass calls
+// read_cstr for each string argument before it and wrote_cstr for
+// sprintf's output after it (instrument/FormatCalls.cpp).
 //
 // Reads are recorded before the call, with the token, byte by byte for
 // strings (ByteScan, as strlen's: a reordering that changes a byte cannot
@@ -20,11 +21,23 @@
 //
 #include "access_record.h"
 
+#include "racepredict/abi/printf_format.h"
 #include "racepredict/abi/runtime.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+extern "C" {
+// glibc's fortified forms (bits/stdio2.h declares them only with
+// -D_FORTIFY_SOURCE).
+int __vprintf_chk(int flag, const char *fmt, va_list ap);
+int __vfprintf_chk(FILE *f, int flag, const char *fmt, va_list ap);
+int __vsprintf_chk(char *s, int flag, size_t slen, const char *fmt, va_list ap);
+int __vsnprintf_chk(char *s, size_t n, int flag, size_t slen, const char *fmt,
+                    va_list ap);
+}
 
 namespace racepredict::rt {
 namespace {
@@ -62,6 +75,59 @@ void wroteBytes(const void *p, uint64_t n, bool string, uint32_t loc) {
     return;
   wroteChunks(h, p, n, string, loc);
   h.finish();
+}
+
+/// The reads of a vprintf-family call's %s arguments: walks a copy of its
+/// va_list by the format (printf_format.h), taking each argument as its
+/// conversion says, and reads each string as readString does.
+void readFormatArguments(const char *fmt, va_list ap, uint32_t loc) {
+  if (!fmt)
+    return;
+  va_list aq;
+  va_copy(aq, ap);
+  forEachPrintfConversion(fmt, strlen(fmt), [&](const PrintfConversion &c) {
+    if (c.widthArg)
+      (void)va_arg(aq, int);
+    long precision = c.precision;
+    if (c.precisionArg) {
+      int p = va_arg(aq, int);
+      precision = p < 0 ? -1 : p; // a negative one is taken as none
+    }
+    switch (c.arg) {
+    case PrintfArg::None:
+      return;
+    case PrintfArg::Int:
+      (void)va_arg(aq, int);
+      return;
+    case PrintfArg::Long:
+      (void)va_arg(aq, long long);
+      return;
+    case PrintfArg::Double:
+      (void)va_arg(aq, double);
+      return;
+    case PrintfArg::LongDouble:
+      (void)va_arg(aq, long double);
+      return;
+    case PrintfArg::Pointer: {
+      const void *p = va_arg(aq, const void *);
+      if (c.readsString())
+        readString(
+            static_cast<const char *>(p),
+            precision < 0 ? UINT64_MAX : static_cast<uint64_t>(precision), loc);
+      return;
+    }
+    }
+  });
+  va_end(aq);
+}
+
+/// The output an sprintf-like call returning `r` left at dst (at most
+/// `cap` bytes, its terminator included).
+void wroteOutput(char *dst, uint64_t cap, int r, uint32_t loc) {
+  if (r < 0 || !cap)
+    return; // an output error, or snprintf(NULL, 0, ...): nothing written
+  uint64_t n = static_cast<uint64_t>(r) + 1;
+  wroteBytes(dst, n < cap ? n : cap, true, loc);
 }
 
 } // namespace
@@ -117,11 +183,81 @@ void __racepredict_read_cstr(void *s, uint64_t max, uint32_t loc) {
 
 void __racepredict_wrote_cstr(void *dst, uint64_t cap, uint32_t result,
                               uint32_t loc) {
-  auto r = static_cast<int32_t>(result);
-  if (r < 0 || !cap)
-    return; // an output error, or snprintf(NULL, 0, ...): nothing written
-  uint64_t n = static_cast<uint64_t>(r) + 1;
-  wroteBytes(dst, n < cap ? n : cap, true, loc);
+  wroteOutput(static_cast<char *>(dst), cap, static_cast<int32_t>(result), loc);
+}
+
+// The vprintf family: a logging wrapper's `vfprintf(log, fmt, ap)`, whose
+// format only the run knows.
+int __racepredict_vprintf(const char *fmt, va_list ap, uint32_t loc) {
+  readFormatArguments(fmt, ap, loc);
+  beforeBlocking();
+  __racepredict_read_seq = 0;
+  return vprintf(fmt, ap);
+}
+
+int __racepredict_vfprintf(FILE *f, const char *fmt, va_list ap, uint32_t loc) {
+  readFormatArguments(fmt, ap, loc);
+  beforeBlocking();
+  __racepredict_read_seq = 0;
+  return vfprintf(f, fmt, ap);
+}
+
+int __racepredict_vdprintf(int fd, const char *fmt, va_list ap, uint32_t loc) {
+  readFormatArguments(fmt, ap, loc);
+  beforeBlocking();
+  __racepredict_read_seq = 0;
+  return vdprintf(fd, fmt, ap);
+}
+
+int __racepredict_vsprintf(char *s, const char *fmt, va_list ap, uint32_t loc) {
+  readFormatArguments(fmt, ap, loc);
+  int r = vsprintf(s, fmt, ap);
+  wroteOutput(s, UINT64_MAX, r, loc);
+  __racepredict_read_seq = 0;
+  return r;
+}
+
+int __racepredict_vsnprintf(char *s, size_t n, const char *fmt, va_list ap,
+                            uint32_t loc) {
+  readFormatArguments(fmt, ap, loc);
+  int r = vsnprintf(s, n, fmt, ap);
+  wroteOutput(s, n, r, loc);
+  __racepredict_read_seq = 0;
+  return r;
+}
+
+int __racepredict___vprintf_chk(int flag, const char *fmt, va_list ap,
+                                uint32_t loc) {
+  readFormatArguments(fmt, ap, loc);
+  beforeBlocking();
+  __racepredict_read_seq = 0;
+  return __vprintf_chk(flag, fmt, ap);
+}
+
+int __racepredict___vfprintf_chk(FILE *f, int flag, const char *fmt, va_list ap,
+                                 uint32_t loc) {
+  readFormatArguments(fmt, ap, loc);
+  beforeBlocking();
+  __racepredict_read_seq = 0;
+  return __vfprintf_chk(f, flag, fmt, ap);
+}
+
+int __racepredict___vsprintf_chk(char *s, int flag, size_t slen,
+                                 const char *fmt, va_list ap, uint32_t loc) {
+  readFormatArguments(fmt, ap, loc);
+  int r = __vsprintf_chk(s, flag, slen, fmt, ap);
+  wroteOutput(s, slen, r, loc);
+  __racepredict_read_seq = 0;
+  return r;
+}
+
+int __racepredict___vsnprintf_chk(char *s, size_t n, int flag, size_t slen,
+                                  const char *fmt, va_list ap, uint32_t loc) {
+  readFormatArguments(fmt, ap, loc);
+  int r = __vsnprintf_chk(s, n, flag, slen, fmt, ap);
+  wroteOutput(s, n, r, loc);
+  __racepredict_read_seq = 0;
+  return r;
 }
 
 } // extern "C"

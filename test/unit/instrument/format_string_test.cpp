@@ -1,6 +1,8 @@
 //===- format_string_test.cpp - The strings a printf format reads ---------===//
 #include "FormatString.h"
 
+#include "racepredict/abi/printf_format.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -56,4 +58,29 @@ TEST(FormatString, RefusesWhatCannotBeFollowed) {
   EXPECT_EQ(strings("%s %"), "-");
   EXPECT_EQ(strings("%k"), "-");
   EXPECT_EQ(strings("%ll"), "-");
+}
+
+// The class of each argument, which the runtime asks va_arg for when it
+// walks a vprintf-family call's va_list (stdio_hooks.cpp): one wrong size
+// and every later argument is misread.
+TEST(PrintfFormat, ArgumentClassesAsTheCallingConventionTakesThem) {
+  auto classes = [](const char *format) {
+    std::string s;
+    bool ok = forEachPrintfConversion(
+        format, std::char_traits<char>::length(format),
+        [&](const PrintfConversion &c) {
+          if (c.widthArg)
+            s += "*";
+          if (c.precisionArg)
+            s += ".";
+          s += "-ildLp"[static_cast<int>(c.arg)];
+        });
+    return ok ? s : "refused";
+  };
+  EXPECT_EQ(classes("%d %hhd %hd %c %lc %u %x"), "iiiiiii");
+  EXPECT_EQ(classes("%ld %lld %qd %jd %zu %Zd %td %lu"), "llllllll");
+  EXPECT_EQ(classes("%f %e %g %a %lf %Lf %LG"), "dddddLL");
+  EXPECT_EQ(classes("%s %ls %p %n %S %m"), "ppppp-");
+  EXPECT_EQ(classes("%*d %.*f %*.*s %-*s"), "*i.d*.p*p");
+  EXPECT_EQ(classes("%5$s"), "refused");
 }
