@@ -12,33 +12,35 @@ tmp=$2/scratch
 rm -rf "$tmp" && mkdir -p "$tmp"
 export TMPDIR="$tmp"
 fail() { echo "FAIL: $*"; ls -la "$tmp"; exit 1; }
+# The program: a sleep no other process runs (this script's pid in its
+# argument), so that the one a killed `run` leaves behind can be ended
+# without touching anybody else's.
+nap="29.$$"
+# Up to 30 s for the work directory to appear or go (a loaded machine).
+settle() { i=0; while [ "$(count)" -ne "$1" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done; }
 count() { find "$tmp" -mindepth 1 -maxdepth 1 -name 'racepredict-run-*' | wc -l; }
 
 for sig in TERM KILL; do
-  "$rp" run -- sleep 30 >/dev/null 2>&1 &
+  "$rp" run -- sleep "$nap" >/dev/null 2>&1 &
   pid=$!
   # Wait until the work directory exists (run has started the program).
-  i=0
-  while [ "$(count)" -eq 0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-  [ "$(count)" -eq 1 ] || fail "SIGTERM: no work directory appeared"
+  settle 1
+  [ "$(count)" -eq 1 ] || fail "SIG$sig: no work directory appeared"
   kill -s $sig $pid
   wait $pid 2>/dev/null
-  i=0
-  while [ "$(count)" -ne 0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+  settle 0
   [ "$(count)" -eq 0 ] || fail "SIG$sig: the work directory was left behind"
-  pkill -f "^sleep 30$" 2>/dev/null
+  pkill -f "^sleep $nap\$" 2>/dev/null
 done
 
 # SIGKILL to run's whole process group: setsid execs run, which leads a
 # new group whose id is its pid.
-setsid "$rp" run -- sleep 30 >/dev/null 2>&1 &
+setsid "$rp" run -- sleep "$nap" >/dev/null 2>&1 &
 pgid=$!
-i=0
-while [ "$(count)" -eq 0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+settle 1
 [ "$(count)" -eq 1 ] || fail "group kill: no work directory appeared"
 kill -s KILL -- "-$pgid"
-i=0
-while [ "$(count)" -ne 0 ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+settle 0
 [ "$(count)" -eq 0 ] || fail "group SIGKILL: the work directory was left behind"
 
 # Stale directories: an unlocked .owner is swept, no .owner is kept.
