@@ -386,12 +386,16 @@ bool FunctionInstrumenter::run() {
       Function *Callee = CB->getCalledFunction();
       if (!Callee && !CB->isInlineAsm())
         Decisions.emplace_back(CB, CB->getCalledOperand());
+      // A function the module defines itself is the program's own, not
+      // libc's, whatever its name (a logger's own puts, say).
       else if (Callee && isa<CallInst>(CB) && !Callee->isVarArg() &&
+               Callee->isDeclarationForLinker() &&
                Intercepts.count(Callee->getName()) &&
                !readsOnlyConstantData(*cast<CallInst>(CB))) {
         Calls.push_back(cast<CallInst>(CB));
         addObjectDecisions(*cast<CallInst>(CB), Decisions);
       } else if (Callee && isa<CallInst>(CB) && Callee->isVarArg() &&
+                 Callee->isDeclarationForLinker() &&
                  isFormatFunction(Callee->getName())) {
         FormatCalls.push_back(cast<CallInst>(CB));
       }
