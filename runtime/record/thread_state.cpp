@@ -103,7 +103,7 @@ int currentTid() { return static_cast<int>(syscall(SYS_gettid)); }
 void threadEnd(ThreadState *ts) {
   // Recorded whatever events= says (kRecThread), and last: the thread hands
   // the token on for good.
-  ts->fastMask = 0;
+  __atomic_store_n(&ts->fastMask, 0, __ATOMIC_SEQ_CST);
   if (!enterAs(ts, kRecThread)) {
     ts->ended = true;
     return;

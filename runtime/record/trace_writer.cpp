@@ -161,7 +161,7 @@ void finishTrace(bool fromSignal, const StopNote *note) {
   // acquisition) and then record the next ones (its critical section's
   // accesses) on the fast path until the token is revoked. A thread that
   // sees stopping (acquire) sees these stores; threads attaching meanwhile
-  // look at g.finishing (attachThread).
+  // look at g.finishing (newThreadState).
   for (ThreadState *ts = __atomic_load_n(&g.threads, __ATOMIC_ACQUIRE); ts;
        ts = ts->next)
     __atomic_store_n(&ts->fastMask, 0, __ATOMIC_SEQ_CST);
