@@ -37,7 +37,6 @@ struct Waiter {
   uint64_t mark;
   uint32_t word; ///< futex word: 0 asleep, 1 marked
   Waiter *prev, *next;
-  ThreadState *thread; ///< the waiting thread's, null if it records nothing
 };
 Waiter *gHead, *gTail;
 volatile uint32_t gCondLock;
@@ -62,7 +61,7 @@ int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
   // registering and unlocking with the token, and handing it on only then,
   // orders it so (both need the token after this to record anything).
   ThreadState *ts = enter(kRecSync);
-  Waiter w = {c, 0, 0, nullptr, nullptr, ts};
+  Waiter w = {c, 0, 0, nullptr, nullptr};
   spinLock(&gCondLock);
   w.prev = gTail;
   (gTail ? gTail->next : gHead) = &w;
@@ -109,24 +108,6 @@ int condWait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
   return r;
 }
 
-/// The wake turns a bucket holds at most (notify).
-constexpr uint64_t kWakeTurnBurst = 64;
-
-/// Whether a wake turn is left at global seq `seq`, taking it (notify; the
-/// caller holds the token).
-bool takeWakeTurn(uint64_t seq) {
-  if (g.wakeTurnsSeq == 0) // the first notify: a full bucket
-    g.wakeTurns = kWakeTurnBurst;
-  g.wakeTurns += (seq - g.wakeTurnsSeq) / g.opts.wake_turn;
-  g.wakeTurnsSeq = seq - (seq - g.wakeTurnsSeq) % g.opts.wake_turn;
-  if (g.wakeTurns > kWakeTurnBurst)
-    g.wakeTurns = kWakeTurnBurst;
-  if (!g.wakeTurns)
-    return false;
-  --g.wakeTurns;
-  return true;
-}
-
 int notify(pthread_cond_t *c, bool all, uint32_t loc) {
   if (RP_UNLIKELY(gReplayOn))
     return replayNotify(c, all, loc);
@@ -134,13 +115,10 @@ int notify(pthread_cond_t *c, bool all, uint32_t loc) {
   // The notify's record takes the thread's next seq (it holds the token).
   bool recorded = ts && !stopped();
   uint64_t seq = recorded ? ts->nextSeq : 0;
-  ThreadState *woken = nullptr;
   spinLock(&gCondLock);
   for (Waiter *w = gHead; w; w = w->next) {
     if (w->cond != c || w->mark)
       continue;
-    if (!woken)
-      woken = w->thread;
     __atomic_store_n(&w->mark, recorded ? seq + 1 : kUnrecorded,
                      __ATOMIC_RELEASE);
     __atomic_store_n(&w->word, 1, __ATOMIC_RELEASE);
@@ -154,17 +132,6 @@ int notify(pthread_cond_t *c, bool all, uint32_t loc) {
     if (recorded) {
       uint64_t ops[1] = {key(c)};
       recordSimple(ts, all ? RP_BROADCAST : RP_SIGNAL, loc, ops, 1);
-      // Natively the woken thread runs at once beside its notifier; here
-      // it waited for the notifier's time slice, and a thread pool's first
-      // woken worker found every task queued and ran them all. It gets a
-      // start turn at the notifier's next release (release(),
-      // sync_hooks.cpp), usually of the mutex it waits for. Each costs two
-      // context switches (a producer/consumer queue woken at every item
-      // took 20 times as long to record), so they come from a bucket of
-      // kWakeTurnBurst, refilled by one every wake_turn recorded events: a
-      // pool's start-up gets all it needs, a long run one per wake_turn.
-      if (woken && woken != ts && g.opts.wake_turn && takeWakeTurn(seq))
-        ts->wakeTurnFor = woken;
     }
     leave(ts);
   }

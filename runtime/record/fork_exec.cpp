@@ -48,7 +48,6 @@ void restartInChild() {
     ts->waitRelLen = 0;
     ts->acquiring = 0;
     ts->blockSeq = 0;
-    ts->wakeTurnFor = nullptr; // a thread of the parent's
     if (ts == self && !ts->ended)
       continue;
     ts->ended = true;

@@ -37,28 +37,8 @@ int lockTimed(L *l, T tryFn, B timedFn, unsigned kind, const Deadline &dl,
   return r2 == 0 ? 0 : r;
 }
 
-/// An unlock, recorded as callRecorded does; a thread this one's notify
-/// woke since its last release gets the token next, for a start turn
-/// (wake_turn, cond_hooks.cpp), and this one queues for it at once, as a
-/// creator does after pthread_create.
 template <typename L, typename F> int release(L *l, F unlockFn, uint32_t loc) {
-  ThreadState *ts = enter(kRecSync);
-  if (!ts)
-    return unlockFn(l);
-  int r = unlockFn(l);
-  if (r == 0)
-    recordObj(ts, RP_RELEASE, l, loc);
-  ThreadState *woken = ts->wakeTurnFor;
-  if (!woken || stopped()) {
-    leave(ts);
-    return r;
-  }
-  woken->startTurn = true;
-  woken->startTurnExtra = 0;
-  leaveToChild(ts, woken);
-  if ((ts = enter(kRecSync)))
-    leave(ts);
-  return r;
+  return callRecorded(l, unlockFn, RP_RELEASE, loc);
 }
 
 /// sem_wait / sem_timedwait / sem_clockwait (deadline `dl`): an

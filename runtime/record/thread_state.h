@@ -72,10 +72,6 @@ struct ThreadState {
   /// and more while it holds a lock (token.cpp). Cleared when it lets go.
   bool startTurn;
   uint32_t startTurnExtra; ///< hook calls the start turn was extended by
-  /// A thread this one's notify woke, to be handed the token for a start
-  /// turn at this thread's next release (wake_turn; sync_hooks.cpp).
-  /// Dropped when this thread hands the token on for another reason.
-  ThreadState *wakeTurnFor;
   /// Locks this thread holds, as recorded: acquires (read ones too) less
   /// releases (trace_writer.cpp recordSimple).
   uint32_t locksHeld;
@@ -165,9 +161,6 @@ struct Globals {
   bool finished;         ///< the trace is written (END), the fd closed
   int finisherTid;       ///< the thread writing it (finishTrace)
   int fatalSignal;       ///< the fatal signal being handled, 0: none
-  /// Wake turns that may be handed now, and the seq they were counted at
-  /// (wake_turn, cond_hooks.cpp; under the token).
-  uint64_t wakeTurns, wakeTurnsSeq;
   char traceName[512];
 };
 

@@ -368,8 +368,6 @@ bool tokenAcquireSlow(ThreadState *ts) {
       return true;
     tokenRelease(ts);
   }
-  // A wake turn still owed (wake_turn) is stale once others recorded.
-  ts->wakeTurnFor = nullptr;
   for (;;) {
     __atomic_store_n(&ts->inHook, kWaitingForToken, __ATOMIC_RELEASE);
     bool got = waitForToken(ts);
@@ -390,7 +388,6 @@ bool tokenAcquireSlow(ThreadState *ts) {
 
 void tokenRelease(ThreadState *ts) {
   ts->startTurn = false; // blocked or handed on: the turn is over
-  ts->wakeTurnFor = nullptr;
   spinLock(&gQueue.lock);
   if (__atomic_load_n(&gToken.owner, __ATOMIC_RELAXED) != ts) {
     spinUnlock(&gQueue.lock); // taken by a stealer meanwhile
@@ -420,11 +417,6 @@ void tokenHandTo(ThreadState *ts, ThreadState *to) {
     return;
   }
   gQueue.nextSeq = ts->nextSeq;
-  ts->wakeTurnFor = nullptr;
-  // Its next hook must take the slow path, which continues the global
-  // sequence (onAcquired): a woken thread's quantum is left from its last
-  // turn.
-  __atomic_store_n(&to->quantum, 0, __ATOMIC_RELAXED);
   // The new thread may be queued already (it ran up to its first event
   // while its creator recorded the fork), or not yet.
   bool queued = false;
