@@ -20,6 +20,7 @@
 // or a pipe may block.
 //
 #include "access_record.h"
+#include "string_hooks.h"
 
 #include "racepredict/abi/printf_format.h"
 #include "racepredict/abi/runtime.h"
@@ -43,17 +44,11 @@ namespace racepredict::rt {
 namespace {
 
 /// Records the reads of the string at s, up to and with its terminator or
-/// `max` bytes, as libc scans it.
+/// `max` bytes, as libc scans it: strnlen's (a null string, which printf
+/// prints as "(null)", reads nothing).
 void readString(const char *s, uint64_t max, uint32_t loc) {
-  if (!s || !max)
-    return;
-  MultiEventHook h{enter(kRecAccess)};
-  if (!h.ts)
-    return;
-  ByteScan scan{h, loc};
-  for (uint64_t n = 0; n < max && scan.onward(!scan.read(s + n), n, max);)
-    ++n;
-  h.finish();
+  if (s)
+    (void)__racepredict_strnlen(s, max, loc);
 }
 
 /// Records the reads of fwrite's n bytes at p.
@@ -71,8 +66,6 @@ void wroteBytes(const void *p, uint64_t n, bool string, uint32_t loc) {
   if (!p || !n)
     return;
   MultiEventHook h{enter(kRecAccess)};
-  if (!h.ts)
-    return;
   wroteChunks(h, p, n, string, loc);
   h.finish();
 }
